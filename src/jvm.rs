@@ -1,0 +1,137 @@
+//! The embedded JVM of a worker process: start-up through the invocation API, native methods
+//! registered for the woven code (`patchval.agent.Rt`), and string-array calls into the agent.
+
+use jni::objects::{JObject, JObjectArray, JString};
+use jni::sys::{jclass, jint, JNIEnv};
+use jni::{jni_sig, jni_str, Env, InitArgsBuilder, JNIVersion, JavaVM, NativeMethod};
+use std::ffi::c_void;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicI32, AtomicU64, Ordering};
+
+/// Errors of the embedded JVM.
+#[derive(Debug, thiserror::Error)]
+pub enum JvmError {
+    #[error("no JVM library at {0} (set JAVA_HOME to a JDK 17 or newer)")]
+    NoLibjvm(PathBuf),
+    #[error("cannot start the JVM: {0}")]
+    Start(String),
+    #[error("JNI call failed: {0}")]
+    Call(String),
+}
+
+/// The patch the woven code runs this round (-1: the original code); read by `Rt.choose`.
+static CURRENT_PATCH: AtomicI32 = AtomicI32::new(-1);
+/// How many times woven code asked which patch to run (telemetry and sanity checks).
+static CHOOSE_CALLS: AtomicU64 = AtomicU64::new(0);
+
+/// `patchval.agent.Rt.choose(int site)`: a raw `extern "system"` function, registered with
+/// RegisterNatives, on the hot path of every patched location.
+extern "system" fn rt_choose(_env: *mut JNIEnv, _class: jclass, _site: jint) -> jint {
+    CHOOSE_CALLS.fetch_add(1, Ordering::Relaxed);
+    CURRENT_PATCH.load(Ordering::Relaxed)
+}
+
+/// Selects the patch that woven code will run from now on.
+pub fn select_patch(patch: i32) {
+    CURRENT_PATCH.store(patch, Ordering::Relaxed);
+}
+
+/// Number of times woven code reached a patched location so far.
+pub fn choose_calls() -> u64 {
+    CHOOSE_CALLS.load(Ordering::Relaxed)
+}
+
+/// Path of `libjvm.so` inside a JDK.
+pub fn libjvm_path(java_home: &Path) -> PathBuf {
+    java_home.join("lib").join("server").join("libjvm.so")
+}
+
+/// The one JVM of this process.
+pub struct Jvm {
+    vm: JavaVM,
+}
+
+impl Jvm {
+    /// Starts the JVM with the agent on its class path and registers the runtime's natives.
+    /// A process gets one JVM for its whole life: call this once.
+    pub fn start(java_home: &Path, class_path: &str, options: &[String]) -> Result<Jvm, JvmError> {
+        let lib = libjvm_path(java_home);
+        if !lib.is_file() {
+            return Err(JvmError::NoLibjvm(lib));
+        }
+        let mut builder = InitArgsBuilder::new()
+            .version(JNIVersion::V1_8)
+            .option(format!("-Djava.class.path={class_path}"));
+        for o in options {
+            builder = builder.option(o.clone());
+        }
+        let args = builder
+            .build()
+            .map_err(|e| JvmError::Start(e.to_string()))?;
+        let vm = JavaVM::with_libjvm(args, || Ok(lib.clone()))
+            .map_err(|e| JvmError::Start(e.to_string()))?;
+        let jvm = Jvm { vm };
+        jvm.register_natives()?;
+        Ok(jvm)
+    }
+
+    fn register_natives(&self) -> Result<(), JvmError> {
+        self.vm
+            .attach_current_thread(|env: &mut Env| -> jni::errors::Result<()> {
+                let class = env.find_class(jni_str!("patchval/agent/Rt"))?;
+                // SAFETY: `rt_choose` has the C ABI of a static native `int choose(int)`.
+                let methods = [unsafe {
+                    NativeMethod::from_raw_parts(
+                        jni_str!("choose"),
+                        jni_str!("(I)I"),
+                        rt_choose as *mut c_void,
+                    )
+                }];
+                // SAFETY: the signature above matches `rt_choose`, which is static.
+                unsafe { env.register_native_methods(&class, &methods) }
+            })
+            .map_err(|e| JvmError::Start(format!("registering natives of patchval.agent.Rt: {e}")))
+    }
+
+    /// Calls `patchval.agent.Bridge.call(String[])`, the agent's single entry point.
+    pub fn call(&self, args: &[String]) -> Result<Vec<String>, JvmError> {
+        self.vm
+            .attach_current_thread(|env: &mut Env| -> jni::errors::Result<Vec<String>> {
+                let array = JObjectArray::<JString>::new(env, args.len(), JString::null())?;
+                for (i, a) in args.iter().enumerate() {
+                    let s = JString::from_str(env, a)?;
+                    array.set_element(env, i, &s)?;
+                    env.delete_local_ref(s);
+                }
+                let result = env
+                    .call_static_method(
+                        jni_str!("patchval/agent/Bridge"),
+                        jni_str!("call"),
+                        jni_sig!("([Ljava/lang/String;)[Ljava/lang/String;"),
+                        &[(&array).into()],
+                    )?
+                    .l()?;
+                strings_of(env, result)
+            })
+            .map_err(|e| JvmError::Call(e.to_string()))
+    }
+}
+
+fn strings_of(env: &mut Env, obj: JObject) -> jni::errors::Result<Vec<String>> {
+    if obj.is_null() {
+        return Ok(Vec::new());
+    }
+    let array = env.cast_local::<JObjectArray<JString>>(obj)?;
+    let n = array.len(env)?;
+    let mut out = Vec::with_capacity(n);
+    for i in 0..n {
+        let s = array.get_element(env, i)?;
+        out.push(if s.is_null() {
+            String::new()
+        } else {
+            s.try_to_string(env)?
+        });
+        env.delete_local_ref(s);
+    }
+    Ok(out)
+}

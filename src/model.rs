@@ -1,0 +1,258 @@
+//! Shared vocabulary: verdicts, patch sets, per-patch outcomes and pipeline phases.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// What plain validation says about one patch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Verdict {
+    /// Plausible: every test passes (the trigger tests included).
+    #[serde(rename = "s")]
+    Plausible,
+    /// A test fails.
+    #[serde(rename = "F")]
+    TestFailure,
+    /// The patched program does not compile.
+    #[serde(rename = "C")]
+    CompileError,
+    /// A test ran past its timeout.
+    #[serde(rename = "T")]
+    Timeout,
+    /// The tool could not validate the patch (the reason is reported beside it).
+    #[serde(rename = "E")]
+    Error,
+}
+
+impl Verdict {
+    /// The one-letter code used in `succlist`.
+    pub fn letter(self) -> char {
+        match self {
+            Verdict::Plausible => 's',
+            Verdict::TestFailure => 'F',
+            Verdict::CompileError => 'C',
+            Verdict::Timeout => 'T',
+            Verdict::Error => 'E',
+        }
+    }
+
+    /// Parses a `succlist` letter.
+    pub fn from_letter(c: char) -> Option<Verdict> {
+        Some(match c {
+            's' => Verdict::Plausible,
+            'F' => Verdict::TestFailure,
+            'C' => Verdict::CompileError,
+            'T' => Verdict::Timeout,
+            'E' => Verdict::Error,
+            _ => return None,
+        })
+    }
+}
+
+impl fmt::Display for Verdict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.letter())
+    }
+}
+
+/// Renders verdicts as an ExpressAPR `succlist` string.
+pub fn succlist(verdicts: &[Verdict]) -> String {
+    verdicts.iter().map(|v| v.letter()).collect()
+}
+
+/// All candidate patches for one location, as read from an ExpressAPR manifest (version 3).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PatchSet {
+    pub manifest_version: u32,
+    pub interface: String,
+    pub bug: String,
+    /// Path of the patched file, relative to the project root.
+    pub filename: String,
+    pub context_above: String,
+    pub unpatched: String,
+    pub context_below: String,
+    pub patches: Vec<String>,
+}
+
+impl PatchSet {
+    /// The original file text the patch set was made against.
+    pub fn original_text(&self) -> String {
+        format!(
+            "{}{}{}",
+            self.context_above, self.unpatched, self.context_below
+        )
+    }
+
+    /// Byte range of the unpatched text within the original file.
+    pub fn unpatched_range(&self) -> std::ops::Range<usize> {
+        let start = self.context_above.len();
+        start..start + self.unpatched.len()
+    }
+
+    /// The whole file with patch `i` applied.
+    pub fn patched_text(&self, i: usize) -> String {
+        format!(
+            "{}{}{}",
+            self.context_above, self.patches[i], self.context_below
+        )
+    }
+}
+
+/// The detailed result for one patch.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Outcome {
+    pub verdict: Verdict,
+    /// The test that failed or timed out, as `Class#method`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub test: Option<String>,
+    /// Failure message, compile diagnostic, or validation error reason.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub detail: Option<String>,
+    /// How the verdict was reached (schemata, fallback, plain).
+    pub path: Phase,
+}
+
+impl Outcome {
+    pub fn new(verdict: Verdict, path: Phase) -> Outcome {
+        Outcome {
+            verdict,
+            test: None,
+            detail: None,
+            path,
+        }
+    }
+
+    pub fn with_test(mut self, test: impl Into<String>) -> Outcome {
+        self.test = Some(test.into());
+        self
+    }
+
+    pub fn with_detail(mut self, detail: impl Into<String>) -> Outcome {
+        self.detail = Some(detail.into());
+        self
+    }
+}
+
+/// Which part of the pipeline produced a verdict.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    /// Reading and checking the patch set.
+    Load,
+    /// Syntax check before weaving.
+    Syntax,
+    /// The woven schemata compile.
+    Compile,
+    /// Tests run in the embedded JVM against the schemata.
+    Execute,
+    /// The patch could not be woven and was validated on its own (its own compile, same JVM).
+    Fallback,
+    /// The reference technique: javac and a fresh JVM per patch.
+    Plain,
+}
+
+/// A test method, identified as `Class#method` (`Class#*` runs the whole class).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct TestId {
+    pub class: String,
+    pub method: String,
+}
+
+impl TestId {
+    pub fn parse(s: &str) -> Option<TestId> {
+        let (class, method) = s.split_once('#')?;
+        Some(TestId {
+            class: class.to_string(),
+            method: method.to_string(),
+        })
+    }
+}
+
+impl fmt::Display for TestId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}#{}", self.class, self.method)
+    }
+}
+
+/// The result of running one test once.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum TestResult {
+    Pass,
+    Skip,
+    Fail {
+        exception: String,
+        message: String,
+    },
+    /// The test could not be started at all (class or method missing).
+    Error(String),
+    Timeout,
+}
+
+impl TestResult {
+    /// Parses the agent's one-line answer (`PASS`, `SKIP`, `FAIL\tclass\tmsg`, `ERROR\treason`).
+    pub fn parse_agent_line(line: &str) -> TestResult {
+        let mut parts = line.splitn(3, '\t');
+        match parts.next().unwrap_or("") {
+            "PASS" => TestResult::Pass,
+            "SKIP" => TestResult::Skip,
+            "FAIL" => TestResult::Fail {
+                exception: parts.next().unwrap_or("").to_string(),
+                message: parts.next().unwrap_or("").to_string(),
+            },
+            "ERROR" => TestResult::Error(parts.collect::<Vec<_>>().join(" ")),
+            other => TestResult::Error(format!("unexpected agent answer: {other}")),
+        }
+    }
+
+    /// Passing for the purpose of plausibility (skipped tests do not fail a patch).
+    pub fn passed(&self) -> bool {
+        matches!(self, TestResult::Pass | TestResult::Skip)
+    }
+
+    /// A short description for reports.
+    pub fn describe(&self) -> String {
+        match self {
+            TestResult::Pass => "pass".into(),
+            TestResult::Skip => "skipped".into(),
+            TestResult::Fail { exception, message } => format!("{exception}: {message}"),
+            TestResult::Error(e) => format!("could not run: {e}"),
+            TestResult::Timeout => "timed out".into(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn letters_round_trip() {
+        for v in [
+            Verdict::Plausible,
+            Verdict::TestFailure,
+            Verdict::CompileError,
+            Verdict::Timeout,
+            Verdict::Error,
+        ] {
+            assert_eq!(Verdict::from_letter(v.letter()), Some(v));
+        }
+        assert_eq!(succlist(&[Verdict::Plausible, Verdict::CompileError]), "sC");
+    }
+
+    #[test]
+    fn agent_lines_parse() {
+        assert_eq!(TestResult::parse_agent_line("PASS"), TestResult::Pass);
+        assert_eq!(
+            TestResult::parse_agent_line(
+                "FAIL\tjava.lang.AssertionError\texpected:<1> but was:<2>"
+            ),
+            TestResult::Fail {
+                exception: "java.lang.AssertionError".into(),
+                message: "expected:<1> but was:<2>".into()
+            }
+        );
+        assert!(matches!(
+            TestResult::parse_agent_line("ERROR\tno such class"),
+            TestResult::Error(_)
+        ));
+    }
+}

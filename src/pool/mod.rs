@@ -1,0 +1,222 @@
+//! The worker pool seen from the parent: spawning `patchval worker` processes, talking to them
+//! over pipes, and owning timeouts (a hung request kills the worker's process group and respawns it).
+
+pub mod protocol;
+pub mod worker;
+
+use protocol::{Request, Response};
+use std::io::{BufRead, BufReader, Write};
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+/// How to start a worker.
+#[derive(Debug, Clone)]
+pub struct WorkerConfig {
+    /// The patchval executable (normally the running one).
+    pub exe: PathBuf,
+    pub java_home: PathBuf,
+    /// Class path of the worker JVM's system loader: agent jar and JUnit.
+    pub class_path: String,
+    pub jvm_options: Vec<String>,
+    /// Directory the worker runs in (tests that write relative files write here).
+    pub cwd: PathBuf,
+    /// Where the worker's stderr (and the tests' output) goes.
+    pub log: PathBuf,
+}
+
+/// Why a request did not produce an answer.
+#[derive(Debug, thiserror::Error)]
+pub enum PoolError {
+    #[error("worker timed out after {0:?} and was restarted")]
+    Timeout(Duration),
+    #[error("worker died ({0}) and was restarted")]
+    Died(String),
+    #[error("cannot start worker: {0}")]
+    Spawn(String),
+    #[error("worker error: {0}")]
+    Agent(String),
+}
+
+/// One live worker process.
+pub struct Worker {
+    config: WorkerConfig,
+    child: Child,
+    stdin: ChildStdin,
+    rx: Receiver<Result<Response, String>>,
+    /// JVM starts by this handle so far (1 + restarts).
+    pub jvm_starts: u32,
+    /// Time the last JVM start took.
+    pub last_start: Duration,
+}
+
+impl Worker {
+    /// Starts a worker and waits for its JVM to be ready.
+    pub fn spawn(config: WorkerConfig) -> Result<Worker, PoolError> {
+        let (child, stdin, rx, took) = Self::launch(&config)?;
+        Ok(Worker {
+            config,
+            child,
+            stdin,
+            rx,
+            jvm_starts: 1,
+            last_start: took,
+        })
+    }
+
+    #[allow(clippy::type_complexity)]
+    fn launch(
+        config: &WorkerConfig,
+    ) -> Result<
+        (
+            Child,
+            ChildStdin,
+            Receiver<Result<Response, String>>,
+            Duration,
+        ),
+        PoolError,
+    > {
+        let t = Instant::now();
+        std::fs::create_dir_all(&config.cwd).map_err(|e| PoolError::Spawn(e.to_string()))?;
+        if let Some(dir) = config.log.parent() {
+            std::fs::create_dir_all(dir).map_err(|e| PoolError::Spawn(e.to_string()))?;
+        }
+        let log = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&config.log)
+            .map_err(|e| PoolError::Spawn(format!("{}: {e}", config.log.display())))?;
+        let mut cmd = Command::new(&config.exe);
+        cmd.arg("worker")
+            .arg("--java-home")
+            .arg(&config.java_home)
+            .arg("--class-path")
+            .arg(&config.class_path);
+        for o in &config.jvm_options {
+            cmd.arg(format!("--jvm-opt={o}"));
+        }
+        cmd.current_dir(&config.cwd)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::from(log))
+            .process_group(0);
+        let mut child = cmd
+            .spawn()
+            .map_err(|e| PoolError::Spawn(format!("{}: {e}", config.exe.display())))?;
+        let stdin = child.stdin.take().expect("piped stdin");
+        let stdout = child.stdout.take().expect("piped stdout");
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let msg = match line {
+                    Ok(l) => serde_json::from_str::<Response>(&l)
+                        .map_err(|e| format!("bad response `{l}`: {e}")),
+                    Err(e) => Err(e.to_string()),
+                };
+                if tx.send(msg).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut w = (child, stdin, rx);
+        match w.2.recv_timeout(Duration::from_secs(120)) {
+            Ok(Ok(r)) if r.error.is_none() => Ok((w.0, w.1, w.2, t.elapsed())),
+            Ok(Ok(r)) => {
+                kill_group(&mut w.0);
+                Err(PoolError::Spawn(r.error.unwrap_or_default()))
+            }
+            Ok(Err(e)) => {
+                kill_group(&mut w.0);
+                Err(PoolError::Spawn(e))
+            }
+            Err(_) => {
+                kill_group(&mut w.0);
+                Err(PoolError::Spawn(format!(
+                    "the worker JVM did not start (see {})",
+                    config.log.display()
+                )))
+            }
+        }
+    }
+
+    /// Sends a request and waits for the answer. On timeout or death the worker is restarted
+    /// before the error is returned, so the handle stays usable.
+    pub fn call(
+        &mut self,
+        req: &Request,
+        timeout: Option<Duration>,
+    ) -> Result<Response, PoolError> {
+        let line = serde_json::to_string(req).expect("requests serialize");
+        if writeln!(self.stdin, "{line}")
+            .and_then(|_| self.stdin.flush())
+            .is_err()
+        {
+            let why = self.exit_status();
+            self.restart()?;
+            return Err(PoolError::Died(why));
+        }
+        let got = match timeout {
+            Some(t) => self.rx.recv_timeout(t),
+            None => self.rx.recv().map_err(|_| RecvTimeoutError::Disconnected),
+        };
+        match got {
+            Ok(Ok(resp)) => match resp.error {
+                Some(e) => Err(PoolError::Agent(e)),
+                None => Ok(resp),
+            },
+            Ok(Err(e)) => {
+                self.restart()?;
+                Err(PoolError::Died(e))
+            }
+            Err(RecvTimeoutError::Timeout) => {
+                self.restart()?;
+                Err(PoolError::Timeout(timeout.unwrap_or_default()))
+            }
+            Err(RecvTimeoutError::Disconnected) => {
+                let why = self.exit_status();
+                self.restart()?;
+                Err(PoolError::Died(why))
+            }
+        }
+    }
+
+    fn exit_status(&mut self) -> String {
+        match self.child.wait() {
+            Ok(s) => s.to_string(),
+            Err(e) => e.to_string(),
+        }
+    }
+
+    /// Kills the worker's process group and starts a new worker with the same configuration.
+    pub fn restart(&mut self) -> Result<(), PoolError> {
+        kill_group(&mut self.child);
+        let (child, stdin, rx, took) = Self::launch(&self.config)?;
+        self.child = child;
+        self.stdin = stdin;
+        self.rx = rx;
+        self.jvm_starts += 1;
+        self.last_start = took;
+        Ok(())
+    }
+
+    /// The directory the worker runs in.
+    pub fn cwd(&self) -> &Path {
+        &self.config.cwd
+    }
+}
+
+impl Drop for Worker {
+    fn drop(&mut self) {
+        kill_group(&mut self.child);
+    }
+}
+
+fn kill_group(child: &mut Child) {
+    // SAFETY: sending a signal to the process group this worker leads.
+    unsafe {
+        libc::killpg(child.id() as libc::pid_t, libc::SIGKILL);
+    }
+    let _ = child.wait();
+}

@@ -1,0 +1,64 @@
+//! Messages between the parent and a worker process: one JSON object per line each way.
+
+use crate::model::TestId;
+use serde::{Deserialize, Serialize};
+
+/// What the parent asks a worker to do.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(tag = "op", rename_all = "snake_case")]
+pub enum Request {
+    /// List the runnable test methods of these classes.
+    ListTests {
+        classpath: Vec<String>,
+        classes: Vec<String>,
+    },
+    /// Run one test in a fresh class loader with `patch` selected at every patched location.
+    RunTest {
+        classpath: Vec<String>,
+        test: TestId,
+        patch: i32,
+    },
+    /// Compile source files in-process (javax.tools).
+    Compile {
+        options: Vec<String>,
+        files: Vec<String>,
+    },
+    /// Parse source files only and report syntax errors.
+    ParseCheck { files: Vec<String> },
+}
+
+impl Request {
+    /// The agent call this request maps to.
+    pub fn agent_args(&self) -> Vec<String> {
+        fn with_lists(op: &str, lists: &[&[String]], tail: &[&str]) -> Vec<String> {
+            let mut v = vec![op.to_string()];
+            for l in lists {
+                v.push(l.len().to_string());
+                v.extend(l.iter().cloned());
+            }
+            v.extend(tail.iter().map(|s| s.to_string()));
+            v
+        }
+        match self {
+            Request::ListTests { classpath, classes } => {
+                with_lists("listTests", &[classpath, classes], &[])
+            }
+            Request::RunTest {
+                classpath, test, ..
+            } => with_lists("runTest", &[classpath], &[&test.class, &test.method]),
+            Request::Compile { options, files } => with_lists("compile", &[options, files], &[]),
+            Request::ParseCheck { files } => with_lists("parseCheck", &[files], &[]),
+        }
+    }
+}
+
+/// A worker's answer.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Response {
+    /// The agent's result lines.
+    pub lines: Vec<String>,
+    /// Wall time of the request inside the worker, in microseconds.
+    pub micros: u64,
+    /// Set when the request could not be carried out.
+    pub error: Option<String>,
+}

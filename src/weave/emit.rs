@@ -1,0 +1,343 @@
+//! Generated Java for one woven location, filled from `templates/`: the isolation unit of each
+//! patch, the context copy of the enclosing method, and the stub at the original location.
+
+use super::scope::{Local, Site};
+use super::tokens::Mentions;
+
+const PATCH_METHOD: &str = include_str!("../../templates/patch_method.java");
+const JUMP_LOOP: &str = include_str!("../../templates/jump_loop.java");
+const PATCHED_STATEMENT: &str = include_str!("../../templates/patched_statement.java");
+const STUB: &str = include_str!("../../templates/stub.java");
+
+/// Replaces every `{{key}}` of a template; a placeholder left unfilled is a bug.
+pub fn fill(template: &str, values: &[(&str, &str)]) -> String {
+    let mut out = template.to_string();
+    for (k, v) in values {
+        out = out.replace(&format!("{{{{{k}}}}}"), v);
+    }
+    assert!(
+        !out.contains("{{"),
+        "unfilled placeholder in template:\n{out}"
+    );
+    out
+}
+
+/// Wrapper type used to carry a local through `Object[]`.
+fn boxed(ty: &str) -> &str {
+    match ty {
+        "int" => "Integer",
+        "long" => "Long",
+        "short" => "Short",
+        "byte" => "Byte",
+        "char" => "Character",
+        "boolean" => "Boolean",
+        "float" => "Float",
+        "double" => "Double",
+        other => other,
+    }
+}
+
+/// The default value of a type, for results and unassigned locals.
+pub fn default_value(ty: &str) -> &'static str {
+    match ty {
+        "int" | "short" | "byte" => "0",
+        "long" => "0L",
+        "char" => "'\\0'",
+        "boolean" => "false",
+        "float" => "0f",
+        "double" => "0d",
+        _ => "null",
+    }
+}
+
+/// One patch as woven: its index in the set, the patched statement text and what it mentions.
+pub struct WovenPatch<'a> {
+    pub index: usize,
+    pub statement: &'a str,
+    pub mentions: &'a Mentions,
+}
+
+/// Locals carried out of the generated methods, indexed by their slot in `__pv_o`.
+pub fn outs<'s>(site: &'s Site, patches: &[WovenPatch]) -> Vec<&'s Local> {
+    site.locals
+        .iter()
+        .filter(|l| l.unusable.is_none())
+        .filter(|l| !(l.is_final && l.assigned))
+        .filter(|l| {
+            patches
+                .iter()
+                .any(|p| p.mentions.assigned.contains(&l.name))
+        })
+        .collect()
+}
+
+/// Locals of the site mentioned by one patch (usable ones only; the caller excluded the rest).
+fn mentioned<'s>(site: &'s Site, m: &Mentions) -> Vec<&'s Local> {
+    site.locals
+        .iter()
+        .filter(|l| l.unusable.is_none() && m.names.contains(&l.name))
+        .collect()
+}
+
+fn label_code(j: usize) -> (usize, usize) {
+    (10 + 2 * j, 11 + 2 * j)
+}
+
+/// The isolation unit (a private method in the same class) running patch `p`.
+pub fn patch_method(site: &Site, p: &WovenPatch, outs: &[&Local]) -> String {
+    let locals = mentioned(site, p.mentions);
+    let params: String = locals
+        .iter()
+        .filter(|l| l.assigned)
+        .map(|l| format!("{} {}, ", l.ty, l.name))
+        .collect();
+    let unassigned: String = locals
+        .iter()
+        .filter(|l| !l.assigned)
+        .map(|l| format!("        {} {};\n", l.ty, l.name))
+        .collect();
+    let mut assigned_out = String::new();
+    let mut unassigned_out = String::new();
+    for (j, o) in outs.iter().enumerate() {
+        if locals.iter().any(|l| l.name == o.name) {
+            let line = format!("            __pv_o[{j}] = {};\n", o.name);
+            if o.assigned {
+                assigned_out.push_str(&line);
+            } else {
+                unassigned_out.push_str(&line);
+            }
+        }
+    }
+    let mut body = fill(
+        JUMP_LOOP,
+        &[
+            ("label", ""),
+            ("label_name", ""),
+            ("level", "0"),
+            ("continue_code", "2"),
+            ("break_code", "1"),
+            (
+                "inner",
+                &fill(PATCHED_STATEMENT, &[("statement", p.statement)]),
+            ),
+        ],
+    );
+    for (j, label) in site.labels.iter().enumerate() {
+        if !p.mentions.jump_labels.contains(&label.name) {
+            continue;
+        }
+        let (brk, cont) = label_code(j);
+        body = fill(
+            JUMP_LOOP,
+            &[
+                ("label", &format!("{}: ", label.name)),
+                ("label_name", &label.name),
+                ("level", &(j + 1).to_string()),
+                ("continue_code", &cont.to_string()),
+                ("break_code", &brk.to_string()),
+                ("inner", &body),
+            ],
+        );
+    }
+    let modifiers = match (site.in_interface, site.is_static) {
+        (true, true) => "static ",
+        (true, false) => "default ",
+        (false, true) => "private static ",
+        (false, false) => "private ",
+    };
+    let trailing = if site.return_type == "void" {
+        String::new()
+    } else {
+        format!("        return {};\n", default_value(&site.return_type))
+    };
+    let type_params = if site.type_params.is_empty() {
+        String::new()
+    } else {
+        format!("{} ", site.type_params)
+    };
+    fill(
+        PATCH_METHOD,
+        &[
+            ("index", &p.index.to_string()),
+            ("modifiers", modifiers),
+            ("type_params", type_params.trim_end()),
+            ("return_type", &site.return_type),
+            ("params", &params),
+            ("throws", &site.throws),
+            ("unassigned_locals", &unassigned),
+            ("body", &body),
+            ("unassigned_out", &unassigned_out),
+            ("assigned_out", &assigned_out),
+            ("trailing_return", &trailing),
+        ],
+    )
+}
+
+/// The stub replacing the original statement(s): asks the runtime which patch to run, calls its
+/// unit, writes changed locals back and re-issues the unit's way of leaving.
+pub fn stub(
+    site: &Site,
+    patches: &[WovenPatch],
+    outs: &[&Local],
+    site_id: u32,
+    terminal: bool,
+) -> String {
+    let has_result = site.return_type != "void";
+    let mut cases = String::new();
+    for p in patches {
+        let args: String = mentioned(site, p.mentions)
+            .iter()
+            .filter(|l| l.assigned)
+            .map(|l| format!("{}, ", l.name))
+            .collect();
+        let assign = if has_result { "__pv_r = " } else { "" };
+        cases.push_str(&format!(
+            "case {i}: {assign}__pv_p{i}({args}__pv_k, __pv_o); break;\n",
+            i = p.index
+        ));
+    }
+    let mut back_assigned = String::new();
+    let mut back_unassigned = String::new();
+    for (j, o) in outs.iter().enumerate() {
+        let b = boxed(&o.ty);
+        if o.assigned {
+            back_assigned.push_str(&format!(
+                "if (__pv_o[{j}] != __pv_o) {} = ({b}) __pv_o[{j}];\n",
+                o.name
+            ));
+        } else {
+            back_unassigned.push_str(&format!(
+                "{} = __pv_o[{j}] != __pv_o ? ({b}) __pv_o[{j}] : {};\n",
+                o.name,
+                default_value(&o.ty)
+            ));
+        }
+    }
+    let mut control = String::new();
+    if site.breakable && patches.iter().any(|p| p.mentions.has_break) {
+        control.push_str("if (__pv_k[0] == 1) break;\n");
+    }
+    if site.in_loop && patches.iter().any(|p| p.mentions.has_continue) {
+        control.push_str("if (__pv_k[0] == 2) continue;\n");
+    }
+    for (j, label) in site.labels.iter().enumerate() {
+        if !patches
+            .iter()
+            .any(|p| p.mentions.jump_labels.contains(&label.name))
+        {
+            continue;
+        }
+        let (brk, cont) = label_code(j);
+        control.push_str(&format!("if (__pv_k[0] == {brk}) break {};\n", label.name));
+        if label.is_loop {
+            control.push_str(&format!(
+                "if (__pv_k[0] == {cont}) continue {};\n",
+                label.name
+            ));
+        }
+    }
+    control.push_str(if has_result {
+        "if (__pv_k[0] == 3) return __pv_r;\n"
+    } else {
+        "if (__pv_k[0] == 3) return;\n"
+    });
+    let result_decl = if has_result {
+        format!(
+            "{} __pv_r = {};\n",
+            site.return_type,
+            default_value(&site.return_type)
+        )
+    } else {
+        String::new()
+    };
+    let terminal = if terminal {
+        "throw new IllegalStateException(\"patchval: a patch completed normally where the original cannot\");\n"
+    } else {
+        ""
+    };
+    let outs_init = if outs.is_empty() {
+        "0".to_string()
+    } else {
+        outs.len().to_string()
+    };
+    let mut s = fill(
+        STUB,
+        &[
+            ("count", &patches.len().to_string()),
+            ("site", &site_id.to_string()),
+            ("outs", &outs_init),
+            ("result_decl", &result_decl),
+            ("cases", &cases),
+            ("write_back_assigned", &back_assigned),
+            ("write_back_unassigned", &back_unassigned),
+            ("control", &control),
+            ("terminal", terminal),
+        ],
+    );
+    if !outs.is_empty() {
+        // The array is its own "not written" marker.
+        s = s.replacen(
+            &format!("new Object[{outs_init}];\n"),
+            &format!("new Object[{outs_init}];\njava.util.Arrays.fill(__pv_o, __pv_o);\n"),
+            1,
+        );
+    }
+    s
+}
+
+/// A copy of the enclosing method with patch `index` applied in place, renamed so it can sit beside
+/// the original: never run, it only lets javac judge the patch in its real context.
+pub fn context_copy(src: &str, site: &Site, index: usize, statement: &str) -> String {
+    let base = site.method.start;
+    let mut edits: Vec<(std::ops::Range<usize>, String)> = Vec::new();
+    for a in &site.annotations {
+        edits.push((a.clone(), String::new()));
+    }
+    if site.is_constructor {
+        let close = site.params_range.end - 1;
+        let empty = src[site.params_range.start + 1..close].trim().is_empty();
+        let mut marker = String::from(if empty { "" } else { ", " });
+        marker.push_str("java.lang.Void __pv_m");
+        for bit in 0..16 {
+            let ty = if index >> bit & 1 == 1 {
+                "Object"
+            } else {
+                "Void"
+            };
+            marker.push_str(&format!(", java.lang.{ty} __pv_b{bit}"));
+        }
+        edits.push((close..close, marker));
+    } else {
+        edits.push((
+            site.name_range.clone(),
+            format!("__pv_ctx{index}_{}", site.name),
+        ));
+    }
+    edits.push((site.target.clone(), statement.to_string()));
+    edits.sort_by_key(|(r, _)| std::cmp::Reverse(r.start));
+    let mut text = src[site.method.clone()].to_string();
+    for (r, with) in edits {
+        text.replace_range(r.start - base..r.end - base, &with);
+    }
+    format!("    // patchval: context copy for patch {index}\n    {text}\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fill_replaces_all_and_rejects_leftovers() {
+        assert_eq!(fill("a{{x}}b{{x}}", &[("x", "1")]), "a1b1");
+        let r = std::panic::catch_unwind(|| fill("{{y}}", &[]));
+        assert!(r.is_err());
+    }
+
+    #[test]
+    fn boxes_and_defaults() {
+        assert_eq!(boxed("int"), "Integer");
+        assert_eq!(boxed("String[]"), "String[]");
+        assert_eq!(default_value("char"), "'\\0'");
+        assert_eq!(default_value("java.util.List<T>"), "null");
+    }
+}

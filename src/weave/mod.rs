@@ -1,0 +1,237 @@
+//! Mutant schemata: weaving every patch of a set into one copy of the source file with
+//! tree-sitter. Each patch gets its own generated method (its isolation unit) plus a never-run
+//! context copy of the enclosing method (so javac judges it exactly as in the plain file); the
+//! original statement becomes a stub that asks the runtime which patch to run.
+
+pub mod emit;
+pub mod scope;
+pub mod tokens;
+
+use emit::WovenPatch;
+use scope::{Site, Unsupported};
+use std::ops::{Range, RangeInclusive};
+use tokens::Mentions;
+
+/// The woven text is not valid Java: a bug in the weaver, reported rather than compiled.
+#[derive(Debug, thiserror::Error)]
+#[error("woven file does not re-parse cleanly ({0} ERROR/MISSING nodes)")]
+pub struct WeaveError(pub usize);
+
+fn parser() -> tree_sitter::Parser {
+    let mut p = tree_sitter::Parser::new();
+    p.set_language(&tree_sitter_java::LANGUAGE.into())
+        .expect("tree-sitter-java matches the tree-sitter version");
+    p
+}
+
+fn error_nodes(node: tree_sitter::Node) -> usize {
+    if !node.has_error() {
+        return 0;
+    }
+    let own = usize::from(node.is_error() || node.is_missing());
+    let mut c = node.walk();
+    own + node.children(&mut c).map(error_nodes).sum::<usize>()
+}
+
+/// Parses Java text and counts ERROR and MISSING nodes.
+pub fn syntax_errors(text: &str) -> usize {
+    match parser().parse(text, None) {
+        Some(t) => error_nodes(t.root_node()),
+        None => 1,
+    }
+}
+
+/// A patch set analysed for weaving.
+#[derive(Debug)]
+pub struct Plan {
+    src: String,
+    pub site: Site,
+    statements: Vec<String>,
+    mentions: Vec<Mentions>,
+    /// Per patch: why it cannot be woven (it is then validated on its own), or `None`.
+    pub excluded: Vec<Option<String>>,
+}
+
+/// Which generated member a line belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UnitKind {
+    /// The generated method that runs the patch.
+    Patch,
+    /// The never-run copy of the enclosing method with the patch in place.
+    Context,
+}
+
+/// A generated member and the lines it occupies (1-based, inclusive).
+#[derive(Debug, Clone)]
+pub struct Unit {
+    pub patch: usize,
+    pub kind: UnitKind,
+    pub lines: RangeInclusive<usize>,
+}
+
+/// One woven file.
+#[derive(Debug, Clone)]
+pub struct Woven {
+    pub text: String,
+    pub units: Vec<Unit>,
+    /// Patches woven into this text, by index in the set.
+    pub patches: Vec<usize>,
+}
+
+impl Woven {
+    /// The unit containing a 1-based line, if any.
+    pub fn unit_at(&self, line: usize) -> Option<&Unit> {
+        self.units.iter().find(|u| u.lines.contains(&line))
+    }
+}
+
+/// Analyses the location and checks every patch; fails when the location itself cannot be woven.
+pub fn plan(src: &str, range: Range<usize>, patches: &[String]) -> Result<Plan, Unsupported> {
+    let tree = parser()
+        .parse(src, None)
+        .ok_or_else(|| Unsupported("tree-sitter could not parse the file".into()))?;
+    if error_nodes(tree.root_node()) > 0 {
+        return Err(Unsupported(
+            "the original file does not parse cleanly".into(),
+        ));
+    }
+    let site = scope::analyse(src, tree.root_node(), range.clone())?;
+    let before = &src[site.target.start..range.start];
+    let after = &src[range.end..site.target.end];
+    let statements: Vec<String> = patches
+        .iter()
+        .map(|p| format!("{before}{p}{after}"))
+        .collect();
+    let mentions: Vec<Mentions> = statements.iter().map(|s| tokens::scan(s)).collect();
+    let mut p = parser();
+    let excluded = statements
+        .iter()
+        .zip(&mentions)
+        .map(|(s, m)| exclusion(&mut p, &site, s, m))
+        .collect();
+    Ok(Plan {
+        src: src.to_string(),
+        site,
+        statements,
+        mentions,
+        excluded,
+    })
+}
+
+/// Why one patched statement cannot go into the schemata, if it cannot.
+fn exclusion(p: &mut tree_sitter::Parser, site: &Site, stmt: &str, m: &Mentions) -> Option<String> {
+    if m.has_comment {
+        return Some("the patch holds a comment".into());
+    }
+    let wrapped = format!("class __PV {{ void __m() {{\n{stmt}\n}} }}");
+    let tree = p.parse(&wrapped, None)?;
+    let root = tree.root_node();
+    if error_nodes(root) > 0 {
+        return Some("the patched statement does not parse".into());
+    }
+    // Exactly one class with exactly one method: no brace closes the method early.
+    let class = root.named_child(0)?;
+    let body = class.child_by_field_name("body")?;
+    if root.named_child_count() != 1 || body.named_child_count() != 1 {
+        return Some("the patch changes the structure around the statement".into());
+    }
+    let method_body = body.named_child(0)?.child_by_field_name("body")?;
+    let mut c = method_body.walk();
+    for s in method_body.named_children(&mut c) {
+        if matches!(
+            s.kind(),
+            "local_variable_declaration"
+                | "class_declaration"
+                | "record_declaration"
+                | "enum_declaration"
+                | "interface_declaration"
+        ) {
+            return Some("the patch declares a name visible after the location".into());
+        }
+    }
+    for l in &site.locals {
+        if let Some(why) = &l.unusable {
+            if m.names.contains(&l.name) {
+                return Some(why.clone());
+            }
+        }
+        if !l.assigned && m.names.contains(&l.name) && !m.assigned.contains(&l.name) {
+            return Some(format!("`{}` may be unassigned at the location", l.name));
+        }
+    }
+    None
+}
+
+impl Plan {
+    /// Indices of patches that can be woven.
+    pub fn weavable(&self) -> Vec<usize> {
+        (0..self.statements.len())
+            .filter(|&i| self.excluded[i].is_none())
+            .collect()
+    }
+
+    /// The statement text patch `i` puts at the location.
+    pub fn statement(&self, i: usize) -> &str {
+        &self.statements[i]
+    }
+
+    /// Weaves the given patches. `with_context` adds the context copies (needed to find
+    /// compile errors); `terminal` makes the stub end abruptly (see DESIGN.md).
+    pub fn weave(
+        &self,
+        include: &[usize],
+        with_context: bool,
+        terminal: bool,
+        site_id: u32,
+    ) -> Result<Woven, WeaveError> {
+        let woven: Vec<WovenPatch> = include
+            .iter()
+            .map(|&i| WovenPatch {
+                index: i,
+                statement: &self.statements[i],
+                mentions: &self.mentions[i],
+            })
+            .collect();
+        let outs = emit::outs(&self.site, &woven);
+        let site = &self.site;
+        let stub = emit::stub(site, &woven, &outs, site_id, terminal);
+        let mut text = String::with_capacity(self.src.len() * 2);
+        text.push_str(&self.src[..site.target.start]);
+        text.push_str(&stub);
+        text.push_str(&self.src[site.target.end..site.method.end]);
+        text.push('\n');
+        let mut spans = Vec::new();
+        for p in &woven {
+            let start = text.len();
+            text.push_str(&emit::patch_method(site, p, &outs));
+            spans.push((p.index, UnitKind::Patch, start..text.len()));
+            if with_context {
+                let start = text.len();
+                text.push_str(&emit::context_copy(&self.src, site, p.index, p.statement));
+                spans.push((p.index, UnitKind::Context, start..text.len()));
+            }
+        }
+        text.push_str(&self.src[site.method.end..]);
+        let errors = syntax_errors(&text);
+        if errors > 0 {
+            return Err(WeaveError(errors));
+        }
+        let line_of = |byte: usize| text[..byte].matches('\n').count() + 1;
+        let units = spans
+            .into_iter()
+            .map(|(patch, kind, r)| Unit {
+                patch,
+                kind,
+                lines: line_of(r.start)..=line_of(r.end.saturating_sub(1)),
+            })
+            .collect();
+        Ok(Woven {
+            text,
+            units,
+            patches: include.to_vec(),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests;

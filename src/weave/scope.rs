@@ -1,0 +1,670 @@
+//! Static facts about a patch location, read from the tree-sitter tree: the statement(s) to
+//! replace, the enclosing method and class body, the locals in scope, enclosing labels and loops.
+
+use std::ops::Range;
+use tree_sitter::Node;
+
+/// Why a location cannot be woven (its patches are then validated one by one).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct Unsupported(pub String);
+
+fn unsupported<T>(msg: impl Into<String>) -> Result<T, Unsupported> {
+    Err(Unsupported(msg.into()))
+}
+
+/// A local variable (or parameter) visible at the location.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Local {
+    pub name: String,
+    /// Declared type as written, with declarator dimensions appended (`int[]`).
+    pub ty: String,
+    pub is_final: bool,
+    /// Definitely assigned at the location (so its value can be passed in).
+    pub assigned: bool,
+    /// Set when the local cannot be passed to a generated method (e.g. `var`, a union type).
+    pub unusable: Option<String>,
+}
+
+/// An enclosing labelled statement.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Label {
+    pub name: String,
+    pub is_loop: bool,
+}
+
+/// Everything the weaver needs to know about one location.
+#[derive(Debug, Clone)]
+pub struct Site {
+    /// Byte range of the statement(s) replaced by the stub (covers the unpatched range).
+    pub target: Range<usize>,
+    /// Byte range of the enclosing method or constructor declaration.
+    pub method: Range<usize>,
+    pub is_constructor: bool,
+    pub is_static: bool,
+    /// The enclosing type is an interface (generated members cannot be `private` there at release 8).
+    pub in_interface: bool,
+    /// `<T, U>` or empty.
+    pub type_params: String,
+    /// Return type as written; `void` for constructors.
+    pub return_type: String,
+    /// `throws A, B` or empty.
+    pub throws: String,
+    /// Method name (the class name for constructors).
+    pub name: String,
+    /// Byte range of the method's name identifier.
+    pub name_range: Range<usize>,
+    /// Byte range of the formal parameter list, parentheses included.
+    pub params_range: Range<usize>,
+    /// Byte ranges of annotations among the method's modifiers.
+    pub annotations: Vec<Range<usize>>,
+    /// Visible locals, innermost first, without shadowed duplicates.
+    pub locals: Vec<Local>,
+    /// Enclosing labels, innermost first.
+    pub labels: Vec<Label>,
+    pub in_loop: bool,
+    pub breakable: bool,
+    /// The target is the last statement of its block (a stub there may need to end abruptly).
+    pub last_in_block: bool,
+    /// The target ends the body of a non-void method: the stub must not complete normally,
+    /// and every patch that could would fail javac's missing-return check in its context copy.
+    pub ends_method: bool,
+}
+
+const STATEMENTS: &[&str] = &[
+    "expression_statement",
+    "if_statement",
+    "while_statement",
+    "for_statement",
+    "enhanced_for_statement",
+    "do_statement",
+    "break_statement",
+    "continue_statement",
+    "return_statement",
+    "throw_statement",
+    "try_statement",
+    "try_with_resources_statement",
+    "synchronized_statement",
+    "labeled_statement",
+    "assert_statement",
+    "yield_statement",
+    "local_variable_declaration",
+    "block",
+];
+const BLOCKS: &[&str] = &["block", "constructor_body", "switch_block_statement_group"];
+const LOOPS: &[&str] = &[
+    "for_statement",
+    "enhanced_for_statement",
+    "while_statement",
+    "do_statement",
+];
+const STATEMENT_PARENTS: &[&str] = &[
+    "block",
+    "constructor_body",
+    "switch_block_statement_group",
+    "labeled_statement",
+    "if_statement",
+    "while_statement",
+    "for_statement",
+    "enhanced_for_statement",
+    "do_statement",
+];
+
+fn is_statement(n: Node) -> bool {
+    if STATEMENTS.contains(&n.kind()) {
+        // A block is a statement only in statement position (not a method body).
+        return n.kind() != "block"
+            || n.parent()
+                .is_some_and(|p| STATEMENT_PARENTS.contains(&p.kind()));
+    }
+    n.kind() == "switch_expression"
+        && n.parent()
+            .is_some_and(|p| STATEMENT_PARENTS.contains(&p.kind()))
+}
+
+fn text<'a>(src: &'a str, n: Node) -> &'a str {
+    &src[n.byte_range()]
+}
+
+/// Finds the statement(s) covering `range` and analyses their surroundings.
+pub fn analyse(src: &str, root: Node, range: Range<usize>) -> Result<Site, Unsupported> {
+    if range.is_empty() {
+        return unsupported(
+            "the unpatched text is empty (insertion patches are validated one by one)",
+        );
+    }
+    let mut n = root
+        .named_descendant_for_byte_range(range.start, range.end)
+        .ok_or_else(|| Unsupported("location not found in the parse tree".into()))?;
+    // Trim whitespace-only edges: the covering node must actually contain the range.
+    while n.start_byte() > range.start || n.end_byte() < range.end {
+        n = match n.parent() {
+            Some(p) => p,
+            None => return unsupported("location is outside every statement"),
+        };
+    }
+    let (target, first, last) = if BLOCKS.contains(&n.kind())
+        && range.start > n.start_byte()
+        && range.end < n.end_byte()
+        && n.kind() != "switch_block_statement_group"
+        || n.kind() == "switch_block_statement_group"
+    {
+        // A run of sibling statements inside a block.
+        let mut cur = n.walk();
+        let kids: Vec<Node> = n
+            .named_children(&mut cur)
+            .filter(|c| c.end_byte() > range.start && c.start_byte() < range.end)
+            .collect();
+        let (Some(first), Some(last)) = (kids.first().copied(), kids.last().copied()) else {
+            return unsupported("the unpatched text covers no statement");
+        };
+        if kids.iter().any(|k| !is_statement(*k)) {
+            return unsupported(format!(
+                "the unpatched text covers a `{}`, not only statements",
+                kids.iter().find(|k| !is_statement(**k)).unwrap().kind()
+            ));
+        }
+        (first.start_byte()..last.end_byte(), first, last)
+    } else {
+        let mut s = n;
+        while !is_statement(s) {
+            s = match s.parent() {
+                Some(p) => p,
+                None => {
+                    return unsupported(
+                        "the unpatched text is not inside a statement of a method body",
+                    )
+                }
+            };
+            if matches!(
+                s.kind(),
+                "class_body" | "interface_body" | "enum_body" | "program"
+            ) {
+                return unsupported(
+                    "the unpatched text is not inside a statement of a method body",
+                );
+            }
+        }
+        while let Some(p) = s.parent() {
+            if p.kind() == "labeled_statement" {
+                s = p;
+            } else {
+                break;
+            }
+        }
+        (s.byte_range(), s, s)
+    };
+    // Declarations cannot move into another method: later statements use them.
+    for stmt in siblings_between(first, last) {
+        if stmt.kind() == "local_variable_declaration" {
+            return unsupported("the location declares a local variable");
+        }
+        if stmt.kind() == "explicit_constructor_invocation" {
+            return unsupported("the location is a super(...)/this(...) call");
+        }
+    }
+    let last_in_block = last.next_named_sibling().is_none()
+        && last.parent().is_some_and(|p| BLOCKS.contains(&p.kind()));
+    let body_of_method = last.parent().and_then(|b| b.parent()).filter(|m| {
+        m.kind() == "method_declaration"
+            && m.child_by_field_name("body").map(|b| b.id()) == last.parent().map(|p| p.id())
+    });
+
+    // Walk up to the enclosing method, collecting labels, loops and scopes.
+    let mut labels = Vec::new();
+    let mut in_loop = false;
+    let mut breakable = false;
+    let mut locals: Vec<Local> = Vec::new();
+    let mut child = first;
+    let mut cur = first.parent();
+    let method = loop {
+        let Some(p) = cur else {
+            return unsupported("the location is not inside a method or constructor");
+        };
+        match p.kind() {
+            "lambda_expression" => {
+                return unsupported("the location is inside a lambda expression")
+            }
+            "method_declaration" | "constructor_declaration" => break p,
+            "compact_constructor_declaration" => {
+                return unsupported("the location is inside a compact record constructor")
+            }
+            "static_initializer" | "field_declaration" | "class_body" | "interface_body"
+            | "enum_body" | "program" => {
+                return unsupported("the location is not inside a method or constructor body")
+            }
+            "labeled_statement" => {
+                let name = p
+                    .named_child(0)
+                    .map(|l| text(src, l).to_string())
+                    .unwrap_or_default();
+                let is_loop = p.named_child(1).is_some_and(|s| LOOPS.contains(&s.kind()));
+                labels.push(Label { name, is_loop });
+            }
+            k if LOOPS.contains(&k) => {
+                if p.child_by_field_name("body")
+                    .is_some_and(|b| b.id() == child.id())
+                {
+                    in_loop = true;
+                    breakable = true;
+                }
+                collect_loop_locals(src, p, child, &mut locals);
+            }
+            "switch_block_statement_group" | "switch_block" | "switch_rule" => breakable = true,
+            "catch_clause" => collect_catch_local(src, p, &mut locals),
+            "try_with_resources_statement" => collect_resources(src, p, child, &mut locals),
+            _ => {}
+        }
+        if BLOCKS.contains(&p.kind()) {
+            collect_block_locals(src, p, child, &mut locals);
+        }
+        child = p;
+        cur = p.parent();
+    };
+    let is_constructor = method.kind() == "constructor_declaration";
+    let params = method
+        .child_by_field_name("parameters")
+        .ok_or_else(|| Unsupported("method without a parameter list".into()))?;
+    collect_params(src, params, &mut locals);
+
+    let mut is_static = false;
+    let mut annotations = Vec::new();
+    let mut mc = method.walk();
+    for c in method.children(&mut mc) {
+        if c.kind() == "modifiers" {
+            let mut m = c.walk();
+            for k in c.children(&mut m) {
+                match k.kind() {
+                    "static" => is_static = true,
+                    "marker_annotation" | "annotation" => annotations.push(k.byte_range()),
+                    _ => {}
+                }
+            }
+        }
+    }
+    let mut throws = String::new();
+    let mut tc = method.walk();
+    for c in method.children(&mut tc) {
+        if c.kind() == "throws" {
+            throws = text(src, c).to_string();
+        }
+    }
+    let type_params = method
+        .child_by_field_name("type_parameters")
+        .map(|t| text(src, t).to_string())
+        .unwrap_or_default();
+    let name_node = method
+        .child_by_field_name("name")
+        .ok_or_else(|| Unsupported("method without a name".into()))?;
+    let return_type_text;
+    let return_type = if is_constructor {
+        "void".to_string()
+    } else {
+        let t = method
+            .child_by_field_name("type")
+            .map(|t| text(src, t).to_string())
+            .unwrap_or_else(|| "void".into());
+        let dims = method
+            .child_by_field_name("dimensions")
+            .map(|d| text(src, d).to_string())
+            .unwrap_or_default();
+        format!("{t}{dims}")
+    };
+    return_type_text = return_type.clone();
+    let in_interface = method
+        .parent()
+        .is_some_and(|p| p.kind() == "interface_body");
+
+    // Drop shadowed duplicates (innermost wins).
+    let mut seen = std::collections::HashSet::new();
+    locals.retain(|l| seen.insert(l.name.clone()));
+    Ok(Site {
+        target,
+        method: method.byte_range(),
+        is_constructor,
+        is_static,
+        in_interface,
+        type_params,
+        return_type,
+        throws,
+        name: text(src, name_node).to_string(),
+        name_range: name_node.byte_range(),
+        params_range: params.byte_range(),
+        annotations,
+        locals,
+        labels,
+        in_loop,
+        breakable,
+        last_in_block,
+        ends_method: last_in_block
+            && body_of_method.is_some()
+            && return_type_is_value(&return_type_text),
+    })
+}
+
+fn return_type_is_value(t: &str) -> bool {
+    t != "void"
+}
+
+fn siblings_between<'t>(first: Node<'t>, last: Node<'t>) -> Vec<Node<'t>> {
+    let mut out = vec![first];
+    let mut n = first;
+    while n.id() != last.id() {
+        match n.next_named_sibling() {
+            Some(s) => {
+                out.push(s);
+                n = s;
+            }
+            None => break,
+        }
+    }
+    out
+}
+
+fn has_final(src: &str, decl: Node) -> bool {
+    let mut c = decl.walk();
+    let found = decl
+        .children(&mut c)
+        .any(|k| k.kind() == "modifiers" && text(src, k).split_whitespace().any(|w| w == "final"));
+    found
+}
+
+fn declared(
+    src: &str,
+    ty: &str,
+    is_final: bool,
+    declarator: Node,
+    assigned: bool,
+) -> Option<Local> {
+    let name = text(src, declarator.child_by_field_name("name")?).to_string();
+    let dims = declarator
+        .child_by_field_name("dimensions")
+        .map(|d| text(src, d).to_string())
+        .unwrap_or_default();
+    let unusable = (ty == "var").then(|| format!("`{name}` is declared with `var`"));
+    Some(Local {
+        name,
+        ty: format!("{ty}{dims}"),
+        is_final,
+        assigned,
+        unusable,
+    })
+}
+
+/// Locals declared by statements of `block` that precede `child`.
+fn collect_block_locals(src: &str, block: Node, child: Node, out: &mut Vec<Local>) {
+    let mut c = block.walk();
+    let before: Vec<Node> = block
+        .named_children(&mut c)
+        .take_while(|s| s.id() != child.id())
+        .collect();
+    for (i, s) in before.iter().enumerate().rev() {
+        if s.kind() != "local_variable_declaration" {
+            continue;
+        }
+        let Some(ty) = s.child_by_field_name("type") else {
+            continue;
+        };
+        let ty = text(src, ty).to_string();
+        let fin = has_final(src, *s);
+        let mut dc = s.walk();
+        for d in s.children_by_field_name("declarator", &mut dc) {
+            let name = d
+                .child_by_field_name("name")
+                .map(|n| text(src, n))
+                .unwrap_or("");
+            let assigned = d.child_by_field_name("value").is_some()
+                || before[i + 1..]
+                    .iter()
+                    .any(|later| assigns_plainly(src, *later, name));
+            if let Some(l) = declared(src, &ty, fin, d, assigned) {
+                out.push(l);
+            }
+        }
+    }
+}
+
+/// `name = ...;` as a whole statement (a conservative definite-assignment rule).
+fn assigns_plainly(src: &str, stmt: Node, name: &str) -> bool {
+    if stmt.kind() != "expression_statement" {
+        return false;
+    }
+    let Some(e) = stmt.named_child(0) else {
+        return false;
+    };
+    e.kind() == "assignment_expression"
+        && e.child_by_field_name("left")
+            .is_some_and(|l| l.kind() == "identifier" && text(src, l) == name)
+        && e.child_by_field_name("operator")
+            .is_some_and(|o| text(src, o) == "=")
+}
+
+fn collect_loop_locals(src: &str, lp: Node, child: Node, out: &mut Vec<Local>) {
+    match lp.kind() {
+        "for_statement" => {
+            let mut c = lp.walk();
+            for init in lp.children_by_field_name("init", &mut c) {
+                if init.kind() == "local_variable_declaration" && init.id() != child.id() {
+                    let Some(ty) = init.child_by_field_name("type") else {
+                        continue;
+                    };
+                    let ty = text(src, ty).to_string();
+                    let fin = has_final(src, init);
+                    let mut dc = init.walk();
+                    for d in init.children_by_field_name("declarator", &mut dc) {
+                        let assigned = d.child_by_field_name("value").is_some();
+                        if let Some(l) = declared(src, &ty, fin, d, assigned) {
+                            out.push(l);
+                        }
+                    }
+                }
+            }
+        }
+        "enhanced_for_statement" => {
+            if lp
+                .child_by_field_name("body")
+                .is_some_and(|b| b.id() == child.id())
+            {
+                let ty = lp
+                    .child_by_field_name("type")
+                    .map(|t| text(src, t).to_string());
+                let name = lp
+                    .child_by_field_name("name")
+                    .map(|t| text(src, t).to_string());
+                if let (Some(ty), Some(name)) = (ty, name) {
+                    let dims = lp
+                        .child_by_field_name("dimensions")
+                        .map(|d| text(src, d).to_string())
+                        .unwrap_or_default();
+                    out.push(Local {
+                        unusable: (ty == "var").then(|| format!("`{name}` is declared with `var`")),
+                        name,
+                        ty: format!("{ty}{dims}"),
+                        is_final: has_final(src, lp),
+                        assigned: true,
+                    });
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+fn collect_catch_local(src: &str, clause: Node, out: &mut Vec<Local>) {
+    let mut c = clause.walk();
+    for p in clause.named_children(&mut c) {
+        if p.kind() != "catch_formal_parameter" {
+            continue;
+        }
+        let name = p
+            .child_by_field_name("name")
+            .map(|n| text(src, n).to_string());
+        let mut tc = p.walk();
+        let ty = p.named_children(&mut tc).find(|k| k.kind() == "catch_type");
+        if let (Some(name), Some(ty)) = (name, ty) {
+            let t = text(src, ty).to_string();
+            out.push(Local {
+                unusable: t
+                    .contains('|')
+                    .then(|| format!("`{name}` has a union type")),
+                name,
+                ty: t,
+                is_final: has_final(src, p),
+                assigned: true,
+            });
+        }
+    }
+}
+
+fn collect_resources(src: &str, stmt: Node, child: Node, out: &mut Vec<Local>) {
+    if !stmt
+        .child_by_field_name("body")
+        .is_some_and(|b| b.id() == child.id())
+    {
+        return;
+    }
+    let Some(spec) = stmt.child_by_field_name("resources") else {
+        return;
+    };
+    let mut c = spec.walk();
+    for r in spec.named_children(&mut c) {
+        let ty = r
+            .child_by_field_name("type")
+            .map(|t| text(src, t).to_string());
+        let name = r
+            .child_by_field_name("name")
+            .map(|t| text(src, t).to_string());
+        if let (Some(ty), Some(name)) = (ty, name) {
+            out.push(Local {
+                unusable: (ty == "var").then(|| format!("`{name}` is declared with `var`")),
+                name,
+                ty,
+                is_final: true,
+                assigned: true,
+            });
+        }
+    }
+}
+
+fn collect_params(src: &str, params: Node, out: &mut Vec<Local>) {
+    let mut c = params.walk();
+    for p in params.named_children(&mut c) {
+        match p.kind() {
+            "formal_parameter" => {
+                let Some(ty) = p.child_by_field_name("type") else {
+                    continue;
+                };
+                let ty = text(src, ty).to_string();
+                if let Some(l) = declared(src, &ty, has_final(src, p), p, true) {
+                    out.push(l);
+                }
+            }
+            "spread_parameter" => {
+                let mut k = p.walk();
+                let kids: Vec<Node> = p.named_children(&mut k).collect();
+                let ty = kids
+                    .iter()
+                    .find(|n| n.kind() != "modifiers" && n.kind() != "variable_declarator")
+                    .map(|n| text(src, *n).to_string());
+                let decl = kids.iter().find(|n| n.kind() == "variable_declarator");
+                if let (Some(ty), Some(d)) = (ty, decl) {
+                    if let Some(l) = declared(src, &format!("{ty}[]"), has_final(src, p), *d, true)
+                    {
+                        out.push(l);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn site(src: &str, unpatched: &str) -> Result<Site, Unsupported> {
+        let mut p = tree_sitter::Parser::new();
+        p.set_language(&tree_sitter_java::LANGUAGE.into()).unwrap();
+        let tree = p.parse(src, None).unwrap();
+        let start = src.find(unpatched).unwrap();
+        analyse(src, tree.root_node(), start..start + unpatched.len())
+    }
+
+    const SRC: &str = r#"
+class A {
+    private int f;
+    @Override
+    public <T> int m(int a, final String s, T t, int... rest) throws java.io.IOException {
+        int x = 0, y[] = new int[2];
+        int z;
+        z = 4;
+        int w;
+        outer:
+        for (int i = 0; i < a; i++) {
+            for (String e : new String[0]) {
+                x += i;
+            }
+        }
+        switch (a) { case 1: y[0] = 2; break; }
+        return x;
+    }
+    static void s() { Runnable r = () -> { int q = 1; q++; }; }
+    A(int k) { super(); f = k; }
+}
+"#;
+
+    #[test]
+    fn finds_statement_locals_labels_and_loops() {
+        let s = site(SRC, "x += i").unwrap();
+        assert_eq!(&SRC[s.target.clone()], "x += i;");
+        assert!(s.in_loop && s.breakable && s.last_in_block);
+        assert_eq!(
+            s.labels,
+            vec![Label {
+                name: "outer".into(),
+                is_loop: true
+            }]
+        );
+        let names: Vec<&str> = s.locals.iter().map(|l| l.name.as_str()).collect();
+        assert_eq!(names, ["e", "i", "w", "z", "x", "y", "a", "s", "t", "rest"]);
+        let get = |n: &str| s.locals.iter().find(|l| l.name == n).unwrap().clone();
+        assert!(
+            get("z").assigned,
+            "z is assigned by a plain statement before"
+        );
+        assert!(!get("w").assigned);
+        assert_eq!(get("y").ty, "int[]");
+        assert_eq!(get("rest").ty, "int[]");
+        assert!(get("s").is_final);
+        assert_eq!(s.return_type, "int");
+        assert_eq!(s.type_params, "<T>");
+        assert_eq!(s.throws, "throws java.io.IOException");
+        assert_eq!(s.annotations.len(), 1);
+        assert!(!s.is_static && !s.is_constructor);
+    }
+
+    #[test]
+    fn switch_statement_is_breakable_not_loop() {
+        let s = site(SRC, "y[0] = 2;").unwrap();
+        assert!(s.breakable && !s.in_loop);
+        assert!(!s.last_in_block);
+    }
+
+    #[test]
+    fn statement_runs_and_unsupported_places() {
+        let s = site(SRC, "z = 4;\n        int w;").unwrap_err();
+        assert!(s.0.contains("declares"), "{s}");
+        let s = site(SRC, "return x").unwrap();
+        assert_eq!(&SRC[s.target.clone()], "return x;");
+        assert!(s.last_in_block);
+        assert!(site(SRC, "q++;").unwrap_err().0.contains("lambda"));
+        assert!(s.ends_method);
+        assert!(site(SRC, "private int f").is_err());
+        let c = site(SRC, "f = k;").unwrap();
+        assert!(c.is_constructor);
+        assert_eq!(c.return_type, "void");
+        let run = site(SRC, "z = 4;").unwrap();
+        assert_eq!(&SRC[run.target.clone()], "z = 4;");
+    }
+}

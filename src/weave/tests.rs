@@ -1,0 +1,207 @@
+//! Weaving Java snippets: the woven text re-parses cleanly and javac's verdicts map to the right units.
+
+use super::*;
+use std::process::Command;
+
+const CALC: &str = r#"package p;
+
+import java.io.IOException;
+
+public class Calc {
+    private int total;
+
+    public static int sumTo(int n) {
+        int sum = 0;
+        outer:
+        for (int i = 0; i < n; i++) {
+            for (int j = 0; j < 1; j++) {
+                sum += i;
+            }
+        }
+        return sum;
+    }
+
+    public void add(int v) throws IOException {
+        if (v < 0) {
+            throw new IOException("negative");
+        }
+        total += v;
+    }
+
+    public int total() {
+        return total;
+    }
+
+    public <T extends Comparable<T>> T max(T a, T b) {
+        T best = a;
+        if (b.compareTo(a) > 0) {
+            best = b;
+        }
+        return best;
+    }
+
+    public Calc(int start) {
+        super();
+        total = start;
+    }
+}
+"#;
+
+fn plan_for(unpatched: &str, patches: &[&str]) -> Plan {
+    let start = CALC.find(unpatched).expect("unpatched text in CALC");
+    let patches: Vec<String> = patches.iter().map(|s| s.to_string()).collect();
+    plan(CALC, start..start + unpatched.len(), &patches).expect("plan")
+}
+
+fn javac_home() -> std::path::PathBuf {
+    std::env::var_os("JAVA_HOME")
+        .map(Into::into)
+        .unwrap_or_else(|| "/usr/lib/jvm/java-17-openjdk-amd64".into())
+}
+
+/// Compiles the woven text with the javac command and returns the error lines.
+fn javac_errors(woven: &Woven) -> Vec<usize> {
+    let dir = tempfile::tempdir().unwrap();
+    let agent = crate::agent::extract(dir.path()).unwrap();
+    let src = dir.path().join("Calc.java");
+    std::fs::write(&src, &woven.text).unwrap();
+    let out = Command::new(javac_home().join("bin/javac"))
+        .args([
+            "--release",
+            "8",
+            "-nowarn",
+            "-Xmaxerrs",
+            "10000",
+            "-XDshould-stop.ifError=FLOW",
+            "-cp",
+        ])
+        .arg(&agent)
+        .arg("-d")
+        .arg(dir.path().join("out"))
+        .arg(&src)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    err.lines()
+        .filter_map(|l| {
+            let rest = l.strip_prefix(&format!("{}:", src.display()))?;
+            let (line, msg) = rest.split_once(':')?;
+            msg.trim_start()
+                .starts_with("error")
+                .then(|| line.parse().ok())?
+        })
+        .collect()
+}
+
+fn failing(woven: &Woven, kind: UnitKind) -> Vec<usize> {
+    let mut v: Vec<usize> = javac_errors(woven)
+        .into_iter()
+        .filter_map(|l| woven.unit_at(l).filter(|u| u.kind == kind).map(|u| u.patch))
+        .collect();
+    v.sort();
+    v.dedup();
+    v
+}
+
+#[test]
+fn woven_loop_body_reparses_and_javac_isolates_errors() {
+    let p = plan_for(
+        "sum += i;",
+        &[
+            "sum += i * 2;",
+            "sum += undefinedName;",
+            "sum = \"text\";",
+            "break;",
+            "continue outer;",
+            "break outer;",
+            "return sum;",
+            "return sum; sum++;",
+            "sum += i; }",
+        ],
+    );
+    assert_eq!(
+        p.excluded.iter().filter(|e| e.is_some()).count(),
+        1,
+        "{:?}",
+        p.excluded
+    );
+    assert!(
+        p.excluded[8].as_deref().unwrap().contains("structure")
+            || p.excluded[8].as_deref().unwrap().contains("parse")
+    );
+    let woven = p.weave(&p.weavable(), true, false, 0).unwrap();
+    assert_eq!(syntax_errors(&woven.text), 0);
+    assert_eq!(failing(&woven, UnitKind::Context), vec![1, 2, 7]);
+    // Round two: only compilable patches, no context copies, no errors at all.
+    let ok: Vec<usize> = vec![0, 3, 4, 5, 6];
+    let woven = p.weave(&ok, false, false, 0).unwrap();
+    assert!(javac_errors(&woven).is_empty(), "{}", woven.text);
+    assert!(woven.text.contains("break outer;") && woven.text.contains("continue outer;"));
+}
+
+#[test]
+fn missing_return_and_checked_exceptions_in_context() {
+    let p = plan_for(
+        "return best;",
+        &[
+            "return a;",
+            "best = b;",
+            "throw new IllegalStateException();",
+        ],
+    );
+    assert!(p.site.ends_method);
+    let woven = p.weave(&p.weavable(), true, true, 0).unwrap();
+    assert_eq!(failing(&woven, UnitKind::Context), vec![1]);
+    let woven = p.weave(&[0, 2], false, true, 0).unwrap();
+    assert!(javac_errors(&woven).is_empty(), "{}", woven.text);
+
+    let p = plan_for(
+        "total += v;",
+        &[
+            "throw new IOException(\"x\");",
+            "throw new Exception();",
+            "total -= v;",
+        ],
+    );
+    let woven = p.weave(&p.weavable(), true, false, 0).unwrap();
+    assert_eq!(failing(&woven, UnitKind::Context), vec![1]);
+    let woven = p.weave(&[0, 2], false, false, 0).unwrap();
+    assert!(javac_errors(&woven).is_empty(), "{}", woven.text);
+}
+
+#[test]
+fn constructors_and_generic_methods_weave() {
+    let p = plan_for(
+        "total = start;",
+        &[
+            "total = start + 1;",
+            "total = -start;",
+            "this.total = nothing;",
+        ],
+    );
+    let woven = p.weave(&p.weavable(), true, false, 0).unwrap();
+    assert_eq!(failing(&woven, UnitKind::Context), vec![2]);
+    let p = plan_for("best = b;", &["best = a;", "best = null;", "best = 3;"]);
+    let woven = p.weave(&p.weavable(), true, false, 0).unwrap();
+    assert_eq!(failing(&woven, UnitKind::Context), vec![2]);
+}
+
+#[test]
+fn terminal_stub_for_last_return() {
+    // `return sum;` is the last statement of a non-void method: a stub that can complete
+    // normally leaves the method without a return, so the weave needs the terminal form.
+    let p = plan_for("return sum;", &["return sum + 1;", "return 0;"]);
+    let plain = p.weave(&[0, 1], false, false, 0).unwrap();
+    assert!(!javac_errors(&plain).is_empty());
+    let terminal = p.weave(&[0, 1], false, true, 0).unwrap();
+    assert!(javac_errors(&terminal).is_empty(), "{}", terminal.text);
+}
+
+#[test]
+fn unsupported_locations_are_reported() {
+    let start = CALC.find("int sum = 0;").unwrap();
+    let e = plan(CALC, start..start + 12, &["int sum = 1;".into()]).unwrap_err();
+    assert!(e.0.contains("declares"), "{e}");
+    let p = plan_for("sum += i;", &["int k = 1; sum += k;", "sum += i; // note"]);
+    assert!(p.excluded[0].is_some() && p.excluded[1].is_some());
+}

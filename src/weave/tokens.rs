@@ -1,0 +1,151 @@
+//! A small Java lexical scan of patched statements: which names they mention, which they may
+//! assign, and which jump keywords they use (strings, characters and comments are skipped).
+
+use std::collections::BTreeSet;
+
+/// What a patched statement mentions.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Mentions {
+    /// Identifiers not preceded by `.` (candidates for locals).
+    pub names: BTreeSet<String>,
+    /// Identifiers that appear as assignment or `++`/`--` targets.
+    pub assigned: BTreeSet<String>,
+    pub has_break: bool,
+    pub has_continue: bool,
+    /// Labels named by `break L` / `continue L`.
+    pub jump_labels: BTreeSet<String>,
+    /// The text holds a comment (weaving moves text across lines, which a `//` comment would change).
+    pub has_comment: bool,
+}
+
+/// Scans Java source text.
+pub fn scan(src: &str) -> Mentions {
+    let b = src.as_bytes();
+    let mut m = Mentions::default();
+    let mut i = 0;
+    // (identifier, previous significant byte)
+    let mut toks: Vec<(String, u8, usize)> = Vec::new();
+    let mut prev_sig: u8 = b' ';
+    while i < b.len() {
+        let c = b[i];
+        if c == b'/' && b.get(i + 1) == Some(&b'/') {
+            m.has_comment = true;
+            while i < b.len() && b[i] != b'\n' {
+                i += 1;
+            }
+            continue;
+        }
+        if c == b'/' && b.get(i + 1) == Some(&b'*') {
+            m.has_comment = true;
+            i += 2;
+            while i + 1 < b.len() && !(b[i] == b'*' && b[i + 1] == b'/') {
+                i += 1;
+            }
+            i += 2;
+            continue;
+        }
+        if c == b'"' || c == b'\'' {
+            let triple = c == b'"' && src[i..].starts_with("\"\"\"");
+            if triple {
+                i += 3;
+                while i < b.len() && !src[i..].starts_with("\"\"\"") {
+                    i += if b[i] == b'\\' { 2 } else { 1 };
+                }
+                i += 3;
+            } else {
+                i += 1;
+                while i < b.len() && b[i] != c && b[i] != b'\n' {
+                    i += if b[i] == b'\\' { 2 } else { 1 };
+                }
+                i += 1;
+            }
+            prev_sig = b'"';
+            continue;
+        }
+        if c.is_ascii_alphabetic() || c == b'_' || c == b'$' || c >= 0x80 {
+            let start = i;
+            while i < b.len()
+                && (b[i].is_ascii_alphanumeric() || b[i] == b'_' || b[i] == b'$' || b[i] >= 0x80)
+            {
+                i += 1;
+            }
+            toks.push((src[start..i].to_string(), prev_sig, i));
+            prev_sig = b'a';
+            continue;
+        }
+        if !c.is_ascii_whitespace() {
+            prev_sig = c;
+        }
+        i += 1;
+    }
+    let next_sig = |from: usize| -> &str {
+        let rest = src[from..].trim_start();
+        &rest[..rest.len().min(3)]
+    };
+    for (k, (word, prev, end)) in toks.iter().enumerate() {
+        match word.as_str() {
+            "break" | "continue" => {
+                if word == "break" {
+                    m.has_break = true;
+                } else {
+                    m.has_continue = true;
+                }
+                if let Some((label, _, _)) = toks.get(k + 1) {
+                    let between = &src[*end..];
+                    if between.trim_start().starts_with(label.as_str()) {
+                        m.jump_labels.insert(label.clone());
+                    }
+                }
+                continue;
+            }
+            _ => {}
+        }
+        if *prev == b'.' || word.as_bytes()[0].is_ascii_digit() {
+            continue;
+        }
+        m.names.insert(word.clone());
+        let after = next_sig(*end);
+        let assigns = (after.starts_with('=') && !after.starts_with("=="))
+            || ["+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>="]
+                .iter()
+                .any(|op| after.starts_with(op))
+            || after.starts_with("++")
+            || after.starts_with("--")
+            || before_is_incdec(src, *end - word.len());
+        if assigns {
+            m.assigned.insert(word.clone());
+        }
+    }
+    m
+}
+
+fn before_is_incdec(src: &str, start: usize) -> bool {
+    let before = src[..start].trim_end();
+    before.ends_with("++") || before.ends_with("--")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_and_assignments() {
+        let m = scan(r#"x += a.b + y; z = "q = r"; ++w; v--; if (p == q) t = 1;"#);
+        for n in ["x", "a", "y", "z", "w", "v", "p", "q", "t"] {
+            assert!(m.names.contains(n), "{n}");
+        }
+        assert!(!m.names.contains("b") && !m.names.contains("r"));
+        let assigned: Vec<&str> = m.assigned.iter().map(|s| s.as_str()).collect();
+        assert_eq!(assigned, ["t", "v", "w", "x", "z"]);
+        assert!(!m.has_break && !m.has_comment);
+    }
+
+    #[test]
+    fn jumps_and_comments() {
+        let m = scan("if (x) break outer; else continue; // done");
+        assert!(m.has_break && m.has_continue && m.has_comment);
+        assert_eq!(m.jump_labels.iter().collect::<Vec<_>>(), ["outer"]);
+        let m = scan("String s = \"break\";");
+        assert!(!m.has_break);
+    }
+}

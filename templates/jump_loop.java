@@ -1,0 +1,6 @@
+{{label}}for (boolean __pv_again{{level}} = false; ; __pv_again{{level}} = true) {
+if (__pv_again{{level}}) { __pv_c = {{continue_code}}; break {{label_name}}; }
+{{inner}}
+break {{label_name}};
+}
+if (__pv_c == -1) __pv_c = {{break_code}};

@@ -1,0 +1,4 @@
+if (true) {
+{{statement}}
+}
+__pv_c = 0;
