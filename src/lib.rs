@@ -1,8 +1,19 @@
-//! patchval library root.
+//! patchval: validates candidate patches of Java program repair tools the way plain validation
+//! would (javac + JUnit), fast, with mutant schemata and embedded JVMs. Modules in data-flow order.
+
 pub mod agent;
+pub mod cli;
+pub mod compile;
 pub mod exit;
 pub mod jvm;
 pub mod model;
 pub mod patchset;
+pub mod plain;
 pub mod pool;
+pub mod project;
+pub mod report;
+pub mod run;
+pub mod schedule;
+pub mod validate;
 pub mod weave;
+pub mod workdir;

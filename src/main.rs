@@ -1,1 +1,5 @@
-fn main() {}
+//! The `patchval` executable: all work happens in the library; only here does the process exit.
+
+fn main() {
+    std::process::exit(patchval::cli::main());
+}

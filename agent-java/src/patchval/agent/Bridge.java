@@ -54,7 +54,7 @@ public final class Bridge {
                     return new String[] {"ERROR\tunknown operation " + request[0]};
             }
         } catch (Throwable t) {
-            return new String[] {"ERROR\tbridge: " + t};
+            return new String[] {"ERROR\tbridge: " + Util.clean(String.valueOf(t))};
         }
     }
 }

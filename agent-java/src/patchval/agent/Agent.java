@@ -1,0 +1,64 @@
+// patchval agent: Agent is the JNI-facing facade; every public static method here is called from the Rust worker.
+// All methods take/return only String, String[], int, boolean, never throw, and never print to System.out.
+package patchval.agent;
+
+public final class Agent {
+    private Agent() {}
+
+    /** "<class>#<method>", "<class>#*" (run whole class) or "!<class>\t<reason>" (load failure), sorted. */
+    public static String[] listTests(String[] classpath, String[] classNames) {
+        try {
+            return TestLister.listTests(classpath, classNames);
+        } catch (Throwable t) {
+            return new String[] {"!\t" + safe("listTests crashed", t)};
+        }
+    }
+
+    /** "PASS", "SKIP", "FAIL\t<exception class>\t<message>" or "ERROR\t<reason>"; methodName "*" = whole class. */
+    public static String runTest(String[] classpath, String className, String methodName) {
+        try {
+            return TestRunner.runTest(classpath, className, methodName);
+        } catch (Throwable t) {
+            return "ERROR\t" + safe("runTest crashed", t);
+        }
+    }
+
+    /** {"OK"|"ERRORS", "<file>\t<line>\t<col>\t<start>\t<end>\t<message>"...}, errors only. */
+    public static String[] compile(String[] options, String[] files) {
+        try {
+            return JavacBridge.compile(options, files);
+        } catch (Throwable t) {
+            return new String[] {"ERRORS", "\t0\t0\t-1\t-1\t" + safe("compiler crashed", t)};
+        }
+    }
+
+    /** Syntax check only (no class files written); same result format as {@link #compile}. */
+    public static String[] parseCheck(String[] files) {
+        try {
+            return JavacBridge.parseCheck(files);
+        } catch (Throwable t) {
+            return new String[] {"ERRORS", "\t0\t0\t-1\t-1\t" + safe("parser crashed", t)};
+        }
+    }
+
+    /** Installs a SecurityManager that blocks System.exit; false if the JVM refuses. */
+    public static boolean installExitGuard() {
+        try {
+            return ExitGuard.install();
+        } catch (Throwable t) {
+            return false;
+        }
+    }
+
+    public static String version() {
+        return "patchval-agent 1";
+    }
+
+    private static String safe(String what, Throwable t) {
+        try {
+            return Util.clean(what + ": " + Util.describe(t));
+        } catch (Throwable t2) {
+            return what;
+        }
+    }
+}

@@ -1,0 +1,171 @@
+// patchval agent: JavacBridge owns in-process compilation (Agent.compile) and syntax checks (Agent.parseCheck)
+// with a cached JavaCompiler and cached StandardJavaFileManagers (one per distinct option list).
+package patchval.agent;
+
+import com.sun.source.util.JavacTask;
+import java.io.StringWriter;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.IdentityHashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import javax.tools.Diagnostic;
+import javax.tools.DiagnosticCollector;
+import javax.tools.DiagnosticListener;
+import javax.tools.JavaCompiler;
+import javax.tools.JavaFileObject;
+import javax.tools.StandardJavaFileManager;
+import javax.tools.ToolProvider;
+
+final class JavacBridge {
+    private JavacBridge() {}
+
+    private static final Object LOCK = new Object();
+    private static final int MAX_FMS = 4;
+    /** Options used by parseCheck; UTF-8 so results do not depend on the worker's locale. */
+    private static final List<String> PARSE_OPTIONS = Arrays.asList("-proc:none", "-encoding", "UTF-8");
+    /** Decoding problems are not syntax errors (sources may be Latin-1); parseCheck ignores them. */
+    private static final String ENCODING_ERROR = "compiler.err.illegal.char.for.encoding";
+
+    private static JavaCompiler compiler;
+    /** Diagnostics reported by a file manager itself (e.g. "unmappable character") go to the current call. */
+    private static final Forwarder FORWARDER = new Forwarder();
+    /** File managers keyed by the exact option list (so -cp/-d/--release locations never leak across keys). */
+    private static final LinkedHashMap<String, StandardJavaFileManager> FMS = new LinkedHashMap<>(8, 0.75f, true);
+
+    static String[] compile(String[] options, String[] files) {
+        synchronized (LOCK) {
+            List<String> opts = options == null ? new ArrayList<String>() : Arrays.asList(options);
+            return run(opts, files, false);
+        }
+    }
+
+    static String[] parseCheck(String[] files) {
+        synchronized (LOCK) {
+            return run(PARSE_OPTIONS, files, true);
+        }
+    }
+
+    private static String[] run(List<String> opts, String[] files, boolean parseOnly) {
+        String key = (parseOnly ? "parse\0" : "compile\0") + String.join("\0", opts);
+        StandardJavaFileManager fm = null;
+        boolean ok = false;
+        try {
+            JavaCompiler c = compiler();
+            fm = fileManager(c, key);
+            Map<JavaFileObject, String> given = new IdentityHashMap<>();
+            List<JavaFileObject> units = new ArrayList<>();
+            for (String f : files == null ? new String[0] : files) {
+                for (JavaFileObject fo : fm.getJavaFileObjects(f)) {
+                    units.add(fo);
+                    given.put(fo, f);
+                }
+            }
+            DiagnosticCollector<JavaFileObject> diags = new DiagnosticCollector<>();
+            FORWARDER.target = diags;
+            StringWriter out = new StringWriter();
+            boolean success;
+            JavacTask task;
+            try {
+                task = (JavacTask) c.getTask(out, fm, diags, opts, null, units);
+            } catch (IllegalArgumentException e) {
+                ok = true; // the file manager is fine, the options are not
+                return new String[] {"ERRORS", "\t0\t0\t-1\t-1\t" + Util.clean("invalid compiler options: " + Util.describe(e))};
+            }
+            if (parseOnly) {
+                task.parse();
+                success = true;
+            } else {
+                Boolean r = task.call();
+                success = r != null && r;
+            }
+            List<String> res = new ArrayList<>();
+            res.add("OK");
+            for (Diagnostic<? extends JavaFileObject> d : diags.getDiagnostics()) {
+                if (d.getKind() != Diagnostic.Kind.ERROR) continue;
+                if (parseOnly && ENCODING_ERROR.equals(d.getCode())) continue;
+                res.add(format(d, given));
+            }
+            if (res.size() > 1 || !success) res.set(0, "ERRORS");
+            if (!success && res.size() == 1) {
+                res.add("\t0\t0\t-1\t-1\t" + Util.clean("compilation failed without diagnostics: " + out));
+            }
+            ok = true;
+            return res.toArray(new String[0]);
+        } catch (Throwable t) {
+            return new String[] {"ERRORS", "\t0\t0\t-1\t-1\t" + Util.clean("compiler crashed: " + Util.describe(t))};
+        } finally {
+            FORWARDER.target = null;
+            release(key, fm, ok);
+        }
+    }
+
+    private static String format(Diagnostic<? extends JavaFileObject> d, Map<JavaFileObject, String> given) {
+        JavaFileObject src = d.getSource();
+        String path = "";
+        if (src != null) {
+            path = given.get(src);
+            if (path == null) path = src.getName();
+        }
+        long line = d.getLineNumber();
+        long col = d.getColumnNumber();
+        String msg;
+        try {
+            msg = d.getMessage(Locale.ROOT);
+        } catch (Throwable t) {
+            msg = String.valueOf(d.getCode());
+        }
+        return Util.clean(path, Integer.MAX_VALUE) + "\t" + Math.max(0, line) + "\t" + Math.max(0, col) + "\t"
+            + d.getStartPosition() + "\t" + d.getEndPosition() + "\t" + Util.clean(msg);
+    }
+
+    private static JavaCompiler compiler() {
+        if (compiler == null) {
+            JavaCompiler c = ToolProvider.getSystemJavaCompiler();
+            if (c == null) throw new IllegalStateException("no system Java compiler (running on a JRE?)");
+            compiler = c;
+        }
+        return compiler;
+    }
+
+    private static StandardJavaFileManager fileManager(JavaCompiler c, String key) {
+        StandardJavaFileManager fm = FMS.remove(key);
+        if (fm != null) return fm;
+        return c.getStandardFileManager(FORWARDER, Locale.ROOT, null);
+    }
+
+    /**
+     * Puts the file manager back into the cache after closing it. JavacFileManager.close() drops its caches
+     * (opened jars, directory/jar containers incl. "missing" ones, source content cache) but keeps its
+     * locations, and reopens things lazily on the next use; so the next call sees current files on disk.
+     * After a crash the file manager is dropped.
+     */
+    private static void release(String key, StandardJavaFileManager fm, boolean ok) {
+        if (fm == null) return;
+        try {
+            fm.close();
+        } catch (Throwable t) {
+            ok = false;
+        }
+        if (!ok) return;
+        FMS.put(key, fm);
+        while (FMS.size() > MAX_FMS) {
+            Iterator<String> it = FMS.keySet().iterator();
+            it.next();
+            it.remove();
+        }
+    }
+
+    private static final class Forwarder implements DiagnosticListener<JavaFileObject> {
+        volatile DiagnosticListener<? super JavaFileObject> target;
+
+        @Override
+        public void report(Diagnostic<? extends JavaFileObject> d) {
+            DiagnosticListener<? super JavaFileObject> t = target;
+            if (t != null) t.report(d);
+        }
+    }
+}

@@ -1,0 +1,180 @@
+// patchval agent: TestRunner owns running one JUnit test (Agent.runTest) in a fresh class loader and
+// turning the outcome into "PASS" / "SKIP" / "FAIL\t<class>\t<msg>" / "ERROR\t<reason>".
+package patchval.agent;
+
+import java.lang.reflect.Method;
+import java.net.URLClassLoader;
+import java.util.List;
+import org.junit.runner.Description;
+import org.junit.runner.JUnitCore;
+import org.junit.runner.Request;
+import org.junit.runner.Result;
+import org.junit.runner.notification.Failure;
+import org.junit.runner.notification.RunListener;
+
+final class TestRunner {
+    private TestRunner() {}
+
+    /** Counts what JUnit reports; Result alone does not separate assumption failures from passes. */
+    private static final class Counter extends RunListener {
+        volatile int started;
+        volatile int assumptionFailures;
+        volatile int ignored;
+
+        @Override
+        public void testStarted(Description d) {
+            started++;
+        }
+
+        @Override
+        public void testAssumptionFailure(Failure f) {
+            assumptionFailures++;
+        }
+
+        @Override
+        public void testIgnored(Description d) {
+            ignored++;
+        }
+    }
+
+    static String runTest(String[] classpath, String className, String methodName) {
+        URLClassLoader loader = null;
+        try {
+            loader = Util.newLoader(classpath);
+            return runIn(loader, className, methodName);
+        } catch (Throwable t) {
+            try {
+                return error("runTest crashed: " + Util.describe(t));
+            } catch (Throwable t2) {
+                return "ERROR\trunTest crashed";
+            }
+        } finally {
+            Util.closeQuietly(loader);
+        }
+    }
+
+    /** Runs one test with classes from {@code loader} (a fresh one per round, or the system loader in plain runs). */
+    static String runIn(ClassLoader loader, String className, String methodName) {
+        Thread th = Thread.currentThread();
+        ClassLoader saved = th.getContextClassLoader();
+        try {
+            Class<?> cls;
+            try {
+                cls = Class.forName(className, false, loader);
+            } catch (ClassNotFoundException e) {
+                return error("class not found: " + className);
+            } catch (LinkageError e) {
+                return error("cannot load " + className + ": " + Util.describe(e));
+            }
+            boolean whole = methodName == null || methodName.isEmpty() || "*".equals(methodName);
+            if (!whole) {
+                try {
+                    if (!hasPublicMethod(cls, methodName)) {
+                        return error("no such method: " + className + "#" + methodName);
+                    }
+                } catch (LinkageError e) {
+                    return error("cannot inspect " + className + ": " + Util.describe(e));
+                }
+            }
+            Request req = whole ? Request.aClass(cls) : Request.method(cls, methodName);
+            th.setContextClassLoader(loader);
+            Counter counter = new Counter();
+            Result result;
+            try {
+                JUnitCore core = new JUnitCore();
+                core.addListener(counter);
+                result = core.run(req);
+            } catch (Throwable t) {
+                // Something escaped JUnit itself (e.g. OOM while reporting): still the code under test's fault.
+                return fail(t);
+            } finally {
+                th.setContextClassLoader(saved);
+                interruptLeftovers(loader);
+            }
+            return classify(result, counter, className + "#" + (whole ? "*" : methodName));
+        } catch (Throwable t) {
+            try {
+                return error("runTest crashed: " + Util.describe(t));
+            } catch (Throwable t2) {
+                return "ERROR\trunTest crashed";
+            }
+        } finally {
+            th.setContextClassLoader(saved);
+        }
+    }
+
+    private static String classify(Result result, Counter counter, String target) {
+        List<Failure> failures = result.getFailures();
+        if (!failures.isEmpty()) {
+            Failure f = failures.get(0);
+            Throwable ex = f.getException();
+            String msg = ex == null ? null : safeMessage(ex);
+            Description d = f.getDescription();
+            if (d != null && "initializationError".equals(d.getMethodName()) && ex != null
+                && ex.getClass() == Exception.class && msg != null && msg.startsWith("No tests found matching")) {
+                return error("not a test method: " + target);
+            }
+            if (ex != null && ex.getClass().getName().equals("org.junit.runners.model.InvalidTestClassError")) {
+                return error(msg); // structural problem of the test class (no runnable methods, bad signatures...)
+            }
+            return fail(ex);
+        }
+        int passed = counter.started - counter.assumptionFailures;
+        if (passed > 0) return "PASS";
+        if (counter.ignored > 0 || counter.assumptionFailures > 0 || result.getIgnoreCount() > 0) return "SKIP";
+        return error("no tests were run");
+    }
+
+    private static String fail(Throwable ex) {
+        if (ex == null) return "FAIL\tunknown\t";
+        String frame = Util.firstUserFrame(ex);
+        String msg = safeMessage(ex);
+        Throwable cause = ex.getCause();
+        if (msg.isEmpty() && cause != null && cause != ex) msg = "caused by " + Util.describe(cause);
+        for (int depth = 0; frame == null && cause != null && depth < 5; depth++) {
+            frame = Util.firstUserFrame(cause);
+            cause = cause.getCause();
+        }
+        String text;
+        if (frame == null) {
+            text = Util.clean(msg);
+        } else {
+            String fr = Util.clean(" @ " + frame);
+            text = Util.clean(msg, Util.MAX_MSG - fr.length()) + fr;
+            if (text.length() > Util.MAX_MSG) text = text.substring(0, Util.MAX_MSG);
+        }
+        return "FAIL\t" + Util.clean(ex.getClass().getName()) + "\t" + text;
+    }
+
+    private static String error(String reason) {
+        return "ERROR\t" + Util.clean(reason);
+    }
+
+    private static String safeMessage(Throwable t) {
+        try {
+            String m = t.getMessage();
+            return m == null ? "" : m;
+        } catch (Throwable e) {
+            return "";
+        }
+    }
+
+    private static boolean hasPublicMethod(Class<?> cls, String name) {
+        for (Method m : cls.getMethods()) {
+            if (m.getName().equals(name)) return true;
+        }
+        return false;
+    }
+
+    /** Best effort: interrupt threads the test left running (they inherited our loader as context loader). */
+    private static void interruptLeftovers(ClassLoader loader) {
+        try {
+            Thread me = Thread.currentThread();
+            for (Thread t : Thread.getAllStackTraces().keySet()) {
+                if (t != me && t.isAlive() && t.getContextClassLoader() == loader) t.interrupt();
+            }
+        } catch (Throwable ignored) {
+            // best effort
+        }
+    }
+}

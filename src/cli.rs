@@ -1,0 +1,182 @@
+//! The command line: `init`, `run` and the hidden `worker`; turns errors into messages and exit codes.
+
+use crate::exit;
+use crate::project::{self, Overrides, Toolchain};
+use crate::workdir::WorkDir;
+use clap::{Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "patchval",
+    version,
+    about = "Fast patch validation for Java program repair"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+/// How `run` validates patches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Technique {
+    /// Mutant schemata, in-process javac and embedded JVMs (the default).
+    Schemata,
+    /// The reference: per patch, javac on the patched file and a fresh JVM.
+    Plain,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Compile the unpatched project, discover and run its tests, and record the baseline in the work dir.
+    Init {
+        /// The project's root directory.
+        #[arg(long)]
+        project: PathBuf,
+        /// Where patchval keeps its state and results.
+        #[arg(long = "work-dir", short = 'w')]
+        work_dir: PathBuf,
+        /// Source root (repeatable), relative to the project; default src/main/java.
+        #[arg(long)]
+        src: Vec<String>,
+        /// Test root (repeatable), relative to the project; default src/test/java.
+        #[arg(long)]
+        test: Vec<String>,
+        /// Dependency class path entries (':'-separated, globs allowed), relative to the project.
+        #[arg(long)]
+        classpath: Vec<String>,
+        /// Java release to compile for (default 8).
+        #[arg(long)]
+        release: Option<String>,
+        /// Extra JVM option for running tests (repeatable).
+        #[arg(long = "jvm-opt", allow_hyphen_values = true)]
+        jvm_opt: Vec<String>,
+    },
+    /// Validate patch sets (ExpressAPR manifest v3 JSON files, directories or globs).
+    Run {
+        #[arg(long = "work-dir", short = 'w')]
+        work_dir: PathBuf,
+        /// Number of worker processes (default: number of cores).
+        #[arg(short = 'j', long = "jobs")]
+        jobs: Option<usize>,
+        #[arg(long, value_enum, default_value = "schemata")]
+        technique: Technique,
+        /// Patch set files, directories or glob patterns.
+        #[arg(required = true)]
+        patchsets: Vec<String>,
+    },
+    /// Internal: a worker process embedding one JVM.
+    #[command(hide = true)]
+    Worker {
+        #[arg(long = "java-home")]
+        java_home: PathBuf,
+        #[arg(long = "class-path")]
+        class_path: String,
+        #[arg(long = "jvm-opt", allow_hyphen_values = true)]
+        jvm_opt: Vec<String>,
+    },
+}
+
+fn init_logging(default: &str) {
+    let filter = tracing_subscriber::EnvFilter::try_from_env("PATCHVAL_LOG")
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_target(false)
+        .try_init();
+}
+
+/// Runs the command line and returns the process exit code.
+pub fn main() -> i32 {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() {
+                exit::USAGE
+            } else {
+                exit::OK
+            };
+        }
+    };
+    match cli.command {
+        Command::Worker {
+            java_home,
+            class_path,
+            jvm_opt,
+        } => {
+            init_logging("warn");
+            match crate::pool::worker::serve(&java_home, &class_path, &jvm_opt) {
+                Ok(()) => exit::OK,
+                Err(e) => {
+                    eprintln!("patchval worker: {e}");
+                    exit::ENVIRONMENT
+                }
+            }
+        }
+        Command::Init {
+            project,
+            work_dir,
+            src,
+            test,
+            classpath,
+            release,
+            jvm_opt,
+        } => {
+            init_logging("info");
+            let flags = Overrides {
+                src,
+                test,
+                classpath,
+                release,
+                jvm_options: jvm_opt,
+            };
+            let result = (|| {
+                let tools = Toolchain::detect()?;
+                let model = project::load(&project, &flags)?;
+                project::baseline::init(&WorkDir::new(&work_dir), model, tools)
+            })();
+            match result {
+                Ok(state) => {
+                    crate::report::print_init(&state);
+                    exit::OK
+                }
+                Err(e) => {
+                    eprintln!("patchval init: {e}");
+                    match e {
+                        project::ProjectError::NoJdk(_) | project::ProjectError::NoJunit(_) => {
+                            exit::ENVIRONMENT
+                        }
+                        project::ProjectError::DoesNotCompile { .. }
+                        | project::ProjectError::NoTests(_) => exit::PROJECT,
+                        _ => exit::USAGE,
+                    }
+                }
+            }
+        }
+        Command::Run {
+            work_dir,
+            jobs,
+            technique,
+            patchsets,
+        } => {
+            init_logging("info");
+            let jobs = jobs
+                .unwrap_or_else(|| {
+                    std::thread::available_parallelism()
+                        .map(|n| n.get())
+                        .unwrap_or(1)
+                })
+                .max(1);
+            match crate::run::run(&WorkDir::new(&work_dir), &patchsets, jobs, technique) {
+                Ok(summary) if summary.all_validated() => exit::OK,
+                Ok(_) => exit::PARTIAL,
+                Err(e) => {
+                    eprintln!("patchval run: {e:#}");
+                    exit::USAGE
+                }
+            }
+        }
+    }
+}

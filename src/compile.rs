@@ -1,0 +1,210 @@
+//! Compiling the schemata in the worker's JVM (javax.tools, warm across sets): map each javac
+//! diagnostic to the isolation unit holding it, mark those patches `C`, and recompile without them.
+
+use crate::pool::protocol::Request;
+use crate::pool::{PoolError, Worker};
+use crate::weave::{Plan, UnitKind, Woven};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// Where and how a worker compiles one file.
+#[derive(Debug, Clone)]
+pub struct CompileSetup {
+    /// The woven (or patched) file is written here; its name is the file's own name.
+    pub source: PathBuf,
+    /// Class output, first on the test class path.
+    pub overlay: PathBuf,
+    /// Class path for compiling: project classes, dependencies, the agent jar.
+    pub classpath: String,
+    pub release: String,
+    pub encoding: String,
+}
+
+/// One javac error.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Diagnostic {
+    pub line: usize,
+    pub message: String,
+}
+
+impl CompileSetup {
+    fn options(&self) -> Vec<String> {
+        [
+            "-d",
+            &self.overlay.display().to_string(),
+            "-cp",
+            &self.classpath,
+            "--release",
+            &self.release,
+            "-encoding",
+            &self.encoding,
+            "-proc:none",
+            "-implicit:none",
+            "-nowarn",
+            "-g",
+            "-Xmaxerrs",
+            "100000",
+            "-XDshould-stop.ifError=FLOW",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect()
+    }
+
+    /// Writes `text` as the source file and compiles it into a fresh overlay.
+    pub fn compile(&self, worker: &mut Worker, text: &str) -> Result<Vec<Diagnostic>, PoolError> {
+        reset_dir(&self.overlay)
+            .map_err(|e| PoolError::Agent(format!("{}: {e}", self.overlay.display())))?;
+        if let Some(d) = self.source.parent() {
+            std::fs::create_dir_all(d)
+                .map_err(|e| PoolError::Agent(format!("{}: {e}", d.display())))?;
+        }
+        std::fs::write(&self.source, text)
+            .map_err(|e| PoolError::Agent(format!("{}: {e}", self.source.display())))?;
+        let resp = worker.call(
+            &Request::Compile {
+                options: self.options(),
+                files: vec![self.source.display().to_string()],
+            },
+            Some(std::time::Duration::from_secs(600)),
+        )?;
+        Ok(parse_diagnostics(&resp.lines))
+    }
+}
+
+fn reset_dir(dir: &Path) -> std::io::Result<()> {
+    if dir.exists() {
+        std::fs::remove_dir_all(dir)?;
+    }
+    std::fs::create_dir_all(dir)
+}
+
+/// Parses the agent's compile answer: `OK`/`ERRORS`, then `path\tline\tcol\tstart\tend\tmessage`.
+pub fn parse_diagnostics(lines: &[String]) -> Vec<Diagnostic> {
+    lines
+        .iter()
+        .skip(1)
+        .map(|l| {
+            let f: Vec<&str> = l.splitn(6, '\t').collect();
+            Diagnostic {
+                line: f.get(1).and_then(|s| s.parse().ok()).unwrap_or(0),
+                message: f.get(5).unwrap_or(&l.as_str()).to_string(),
+            }
+        })
+        .collect()
+}
+
+/// The result of compiling a patch set's schemata.
+#[derive(Debug, Default)]
+pub struct Schemata {
+    /// The compiled weave, when any patch made it through.
+    pub woven: Option<Woven>,
+    /// Patches that do not compile, with javac's first message.
+    pub compile_errors: BTreeMap<usize, String>,
+    /// Patches to validate one by one, with the reason.
+    pub fallback: BTreeMap<usize, String>,
+    pub javac_invocations: u32,
+    pub millis: f64,
+    /// The stub had to end abruptly (see DESIGN.md).
+    pub terminal_stub: bool,
+}
+
+/// Weaves and compiles until the schemata compile cleanly (normally one or two javac calls).
+pub fn compile_schemata(
+    worker: &mut Worker,
+    setup: &CompileSetup,
+    plan: &Plan,
+) -> Result<Schemata, PoolError> {
+    let started = Instant::now();
+    let mut out = Schemata::default();
+    for (i, why) in plan.excluded.iter().enumerate() {
+        if let Some(why) = why {
+            out.fallback.insert(i, why.clone());
+        }
+    }
+    let mut include = plan.weavable();
+    let mut with_context = true;
+    let mut terminal = plan.site.ends_method;
+    while !include.is_empty() {
+        let woven = match plan.weave(&include, with_context, terminal, 0) {
+            Ok(w) => w,
+            Err(e) => {
+                for i in include.drain(..) {
+                    out.fallback.insert(i, format!("weaving failed: {e}"));
+                }
+                break;
+            }
+        };
+        out.javac_invocations += 1;
+        let diags = setup.compile(worker, &woven.text)?;
+        if diags.is_empty() {
+            out.woven = Some(woven);
+            break;
+        }
+        let mut outside = Vec::new();
+        let mut removed = false;
+        for d in &diags {
+            match woven.unit_at(d.line) {
+                Some(u) if u.kind == UnitKind::Context => {
+                    out.fallback.remove(&u.patch);
+                    out.compile_errors
+                        .entry(u.patch)
+                        .or_insert_with(|| d.message.clone());
+                    removed = true;
+                }
+                Some(u) => {
+                    if !out.compile_errors.contains_key(&u.patch) {
+                        out.fallback.entry(u.patch).or_insert_with(|| {
+                            format!("its generated method does not compile: {}", d.message)
+                        });
+                    }
+                    removed = true;
+                }
+                None => outside.push(d),
+            }
+        }
+        include.retain(|i| !out.compile_errors.contains_key(i) && !out.fallback.contains_key(i));
+        if removed {
+            // Every remaining patch was judged by its context copy: recompile without them.
+            with_context = false;
+            continue;
+        }
+        if !terminal && plan.site.last_in_block {
+            terminal = true;
+            continue;
+        }
+        let first = outside
+            .first()
+            .map(|d| format!("line {}: {}", d.line, d.message))
+            .unwrap_or_default();
+        for i in include.drain(..) {
+            out.fallback
+                .insert(i, format!("the schemata do not compile ({first})"));
+        }
+    }
+    out.terminal_stub = terminal;
+    out.millis = started.elapsed().as_secs_f64() * 1000.0;
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn diagnostics_parse() {
+        let d = parse_diagnostics(&[
+            "ERRORS".into(),
+            "/x/A.java\t12\t5\t100\t110\tcannot find symbol".into(),
+        ]);
+        assert_eq!(
+            d,
+            vec![Diagnostic {
+                line: 12,
+                message: "cannot find symbol".into()
+            }]
+        );
+        assert!(parse_diagnostics(&["OK".into()]).is_empty());
+    }
+}

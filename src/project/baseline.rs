@@ -1,0 +1,192 @@
+//! `init`: compile the unpatched project, discover its tests, run each once in an embedded JVM,
+//! and record per-test time, trigger tests and timeouts in the work directory.
+
+use super::javac::{compile_or_fail, copy_resources, sources};
+use super::{default_jvm_options, io_err, join_path, Project, ProjectError, Toolchain};
+use crate::model::{TestId, TestResult};
+use crate::pool::protocol::Request;
+use crate::pool::{Worker, WorkerConfig};
+use crate::workdir::{State, TestRecord, WorkDir};
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+/// How long one baseline test may take before it is excluded.
+pub const BASELINE_TIMEOUT: Duration = Duration::from_secs(120);
+
+/// Per-test timeout for validation: 5 s + 1.5 × the baseline time (as in the paper).
+pub fn timeout_for(millis: f64) -> u64 {
+    5000 + (1.5 * millis).ceil() as u64
+}
+
+/// The worker configuration for a work directory (used by init and run alike).
+pub fn worker_config(
+    wd: &WorkDir,
+    project: &Project,
+    tools: &Toolchain,
+    id: usize,
+) -> Result<WorkerConfig, ProjectError> {
+    let agent = crate::agent::extract(&wd.runtime()).map_err(io_err(&wd.runtime()))?;
+    let exe = std::env::var_os("PATCHVAL_EXE")
+        .map(PathBuf::from)
+        .or_else(|| std::env::current_exe().ok())
+        .ok_or_else(|| ProjectError::Worker("cannot find the patchval executable".into()))?;
+    let mut jvm_options = default_jvm_options();
+    jvm_options.extend(project.jvm_options.iter().cloned());
+    Ok(WorkerConfig {
+        exe,
+        java_home: tools.java_home.clone(),
+        class_path: join_path(std::iter::once(agent).chain(tools.junit.iter().cloned())),
+        jvm_options,
+        cwd: wd.worker(id),
+        log: wd.logs().join(format!("worker-{id}.log")),
+    })
+}
+
+/// Runs `init` and returns what was saved.
+pub fn init(wd: &WorkDir, project: Project, tools: Toolchain) -> Result<State, ProjectError> {
+    let started = Instant::now();
+    std::fs::create_dir_all(&wd.root).map_err(io_err(&wd.root))?;
+    for d in [wd.classes(), wd.test_classes()] {
+        if d.exists() {
+            std::fs::remove_dir_all(&d).map_err(io_err(&d))?;
+        }
+    }
+    let scratch = wd.root.join("tmp");
+    let main_sources = sources(&project.source_dirs);
+    if main_sources.is_empty() {
+        return Err(ProjectError::DoesNotCompile {
+            what: "no Java sources".into(),
+            errors: format!("no .java files below {}", join_path(&project.source_dirs)),
+        });
+    }
+    tracing::info!("compiling {} source files", main_sources.len());
+    compile_or_fail(
+        "main sources",
+        &tools,
+        &project,
+        &project.classpath,
+        &wd.classes(),
+        &main_sources,
+        &scratch,
+    )?;
+    copy_resources(&project.resource_dirs, &wd.classes())?;
+    let test_sources = sources(&project.test_dirs);
+    let mut test_cp = vec![wd.classes()];
+    test_cp.extend(project.classpath.iter().cloned());
+    test_cp.extend(tools.junit.iter().cloned());
+    tracing::info!("compiling {} test files", test_sources.len());
+    compile_or_fail(
+        "test sources",
+        &tools,
+        &project,
+        &test_cp,
+        &wd.test_classes(),
+        &test_sources,
+        &scratch,
+    )?;
+    copy_resources(&project.test_resource_dirs, &wd.test_classes())?;
+
+    let classes = test_class_names(&wd.test_classes());
+    let mut worker = Worker::spawn(worker_config(wd, &project, &tools, 0)?)
+        .map_err(|e| ProjectError::Worker(e.to_string()))?;
+    let mut state = State {
+        project,
+        tools,
+        tests: vec![],
+        excluded: vec![],
+        init_seconds: 0.0,
+    };
+    let classpath = wd.test_classpath(&state, None);
+    let listed = worker
+        .call(
+            &Request::ListTests {
+                classpath: classpath.clone(),
+                classes,
+            },
+            Some(BASELINE_TIMEOUT),
+        )
+        .map_err(|e| ProjectError::Worker(format!("listing tests: {e}")))?;
+    let mut ids = Vec::new();
+    for line in listed.lines {
+        if let Some(bad) = line.strip_prefix('!') {
+            let (class, why) = bad.split_once('\t').unwrap_or((bad, "cannot load"));
+            state.excluded.push((class.to_string(), why.to_string()));
+        } else if let Some(id) = TestId::parse(&line) {
+            ids.push(id);
+        }
+    }
+    if ids.is_empty() {
+        return Err(ProjectError::NoTests(wd.test_classes()));
+    }
+    let bar = indicatif::ProgressBar::new(ids.len() as u64).with_style(
+        indicatif::ProgressStyle::with_template("baseline {bar:30} {pos}/{len} tests {elapsed}")
+            .expect("valid template"),
+    );
+    for id in ids {
+        bar.inc(1);
+        let req = Request::RunTest {
+            classpath: classpath.clone(),
+            test: id.clone(),
+            patch: -1,
+        };
+        match worker.call(&req, Some(BASELINE_TIMEOUT)) {
+            Ok(resp) => {
+                let result = TestResult::parse_agent_line(
+                    resp.lines.first().map(String::as_str).unwrap_or(""),
+                );
+                let millis = resp.micros as f64 / 1000.0;
+                if let TestResult::Error(why) = &result {
+                    state.excluded.push((id.to_string(), why.clone()));
+                    continue;
+                }
+                state.tests.push(TestRecord {
+                    passed: result.passed(),
+                    failure: (!result.passed()).then(|| result.describe()),
+                    id,
+                    millis,
+                    timeout_ms: timeout_for(millis),
+                });
+            }
+            Err(e) => state
+                .excluded
+                .push((id.to_string(), format!("baseline: {e}"))),
+        }
+    }
+    bar.finish_and_clear();
+    if state.tests.is_empty() {
+        return Err(ProjectError::NoTests(wd.test_classes()));
+    }
+    state.init_seconds = started.elapsed().as_secs_f64();
+    wd.save(&state).map_err(io_err(&wd.state()))?;
+    Ok(state)
+}
+
+/// Binary names of top-level classes below a class directory.
+fn test_class_names(dir: &std::path::Path) -> Vec<String> {
+    let mut v: Vec<String> = walkdir::WalkDir::new(dir)
+        .into_iter()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_type().is_file())
+        .filter_map(|e| {
+            let rel = e
+                .path()
+                .strip_prefix(dir)
+                .ok()?
+                .to_string_lossy()
+                .to_string();
+            let name = rel.strip_suffix(".class")?;
+            (!name.contains('$')).then(|| name.replace('/', "."))
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn timeout_formula() {
+        assert_eq!(super::timeout_for(0.0), 5000);
+        assert_eq!(super::timeout_for(100.0), 5150);
+    }
+}

@@ -1,0 +1,101 @@
+//! Running the JDK's `javac` command (baseline compile and the plain technique).
+
+use super::{join_path, Project, ProjectError, Toolchain};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// Java sources below the given directories, sorted.
+pub fn sources(dirs: &[PathBuf]) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = dirs
+        .iter()
+        .flat_map(|d| walkdir::WalkDir::new(d).into_iter().filter_map(|e| e.ok()))
+        .filter(|e| e.file_type().is_file() && e.path().extension().is_some_and(|x| x == "java"))
+        .map(|e| e.into_path())
+        .collect();
+    v.sort();
+    v
+}
+
+/// Compiles `files` into `out` with the javac command. Returns javac's error output on failure.
+pub fn compile(
+    tools: &Toolchain,
+    project: &Project,
+    classpath: &[PathBuf],
+    out: &Path,
+    files: &[PathBuf],
+    scratch: &Path,
+) -> Result<(), String> {
+    std::fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
+    std::fs::create_dir_all(scratch).map_err(|e| format!("{}: {e}", scratch.display()))?;
+    let argfile = scratch.join("javac.args");
+    let mut args = vec![
+        "-nowarn".to_string(),
+        "-encoding".into(),
+        project.encoding.clone(),
+        "--release".into(),
+        project.release.clone(),
+        "-proc:none".into(),
+        "-implicit:none".into(),
+        "-d".into(),
+        out.display().to_string(),
+    ];
+    if !classpath.is_empty() {
+        args.push("-cp".into());
+        args.push(join_path(classpath));
+    }
+    args.extend(files.iter().map(|f| f.display().to_string()));
+    let quoted: Vec<String> = args
+        .iter()
+        .map(|a| format!("\"{}\"", a.replace('\\', "\\\\").replace('"', "\\\"")))
+        .collect();
+    std::fs::write(&argfile, quoted.join("\n"))
+        .map_err(|e| format!("{}: {e}", argfile.display()))?;
+    let output = Command::new(tools.javac())
+        .arg(format!("@{}", argfile.display()))
+        .output()
+        .map_err(|e| format!("cannot run {}: {e}", tools.javac().display()))?;
+    if output.status.success() {
+        Ok(())
+    } else {
+        Err(String::from_utf8_lossy(&output.stderr).into_owned())
+    }
+}
+
+/// Compiles and maps failure to a project error showing the first lines of javac's output.
+pub fn compile_or_fail(
+    what: &str,
+    tools: &Toolchain,
+    project: &Project,
+    classpath: &[PathBuf],
+    out: &Path,
+    files: &[PathBuf],
+    scratch: &Path,
+) -> Result<(), ProjectError> {
+    compile(tools, project, classpath, out, files, scratch).map_err(|errors| {
+        ProjectError::DoesNotCompile {
+            what: what.to_string(),
+            errors: errors.lines().take(20).collect::<Vec<_>>().join("\n"),
+        }
+    })
+}
+
+/// Copies resource directories into a class output directory.
+pub fn copy_resources(dirs: &[PathBuf], out: &Path) -> Result<(), ProjectError> {
+    for d in dirs {
+        for e in walkdir::WalkDir::new(d).into_iter().filter_map(|e| e.ok()) {
+            if !e.file_type().is_file() {
+                continue;
+            }
+            let rel = e
+                .path()
+                .strip_prefix(d)
+                .expect("walkdir stays below its root");
+            let to = out.join(rel);
+            if let Some(parent) = to.parent() {
+                std::fs::create_dir_all(parent).map_err(super::io_err(parent))?;
+            }
+            std::fs::copy(e.path(), &to).map_err(super::io_err(&to))?;
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,307 @@
+//! The project under validation: source and test roots, class path, Java release and JVM options,
+//! built from flags, a `patchval.toml` in the project, or the Maven standard layout.
+
+pub mod baseline;
+pub mod javac;
+
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+/// Problems with the project or the environment.
+#[derive(Debug, thiserror::Error)]
+pub enum ProjectError {
+    #[error("{0}: not a directory")]
+    NotADir(PathBuf),
+    #[error("{path}: {message}")]
+    Config { path: PathBuf, message: String },
+    #[error("cannot find the {what} of {root}: pass {flag} or write it in patchval.toml")]
+    Undetected {
+        what: &'static str,
+        root: PathBuf,
+        flag: &'static str,
+    },
+    #[error("no JDK at {0}: set JAVA_HOME to a JDK 17 or newer (javac and lib/server/libjvm.so are needed)")]
+    NoJdk(PathBuf),
+    #[error(
+        "{0} is missing: install the Debian packages junit4 and libhamcrest-java (see README)"
+    )]
+    NoJunit(PathBuf),
+    #[error("the project does not compile ({what}); first errors:\n{errors}")]
+    DoesNotCompile { what: String, errors: String },
+    #[error("no tests found in {0}")]
+    NoTests(PathBuf),
+    #[error("{path}: {source}")]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("worker: {0}")]
+    Worker(String),
+}
+
+pub(crate) fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> ProjectError + '_ {
+    move |source| ProjectError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+/// The project model, with absolute paths.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Project {
+    pub root: PathBuf,
+    pub source_dirs: Vec<PathBuf>,
+    pub test_dirs: Vec<PathBuf>,
+    /// Resource directories copied beside the compiled classes.
+    pub resource_dirs: Vec<PathBuf>,
+    pub test_resource_dirs: Vec<PathBuf>,
+    /// Dependencies (jars and class directories) for compiling and running.
+    pub classpath: Vec<PathBuf>,
+    /// `--release` for javac.
+    pub release: String,
+    pub encoding: String,
+    /// Extra options for the JVMs that run the tests.
+    pub jvm_options: Vec<String>,
+}
+
+/// `patchval.toml`, all fields optional.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ConfigFile {
+    src: Option<Vec<String>>,
+    test: Option<Vec<String>>,
+    classpath: Option<Vec<String>>,
+    release: Option<String>,
+    encoding: Option<String>,
+    jvm_options: Option<Vec<String>>,
+}
+
+/// What the user said on the command line.
+#[derive(Debug, Default, Clone)]
+pub struct Overrides {
+    pub src: Vec<String>,
+    pub test: Vec<String>,
+    pub classpath: Vec<String>,
+    pub release: Option<String>,
+    pub jvm_options: Vec<String>,
+}
+
+/// Builds the project model: flags win over `patchval.toml`, which wins over detection.
+pub fn load(root: &Path, flags: &Overrides) -> Result<Project, ProjectError> {
+    let root = root
+        .canonicalize()
+        .map_err(|_| ProjectError::NotADir(root.to_path_buf()))?;
+    if !root.is_dir() {
+        return Err(ProjectError::NotADir(root));
+    }
+    let cfg_path = root.join("patchval.toml");
+    let cfg: ConfigFile = if cfg_path.is_file() {
+        let text = std::fs::read_to_string(&cfg_path).map_err(io_err(&cfg_path))?;
+        toml::from_str(&text).map_err(|e| ProjectError::Config {
+            path: cfg_path.clone(),
+            message: e.to_string(),
+        })?
+    } else {
+        ConfigFile::default()
+    };
+    let pick = |flag: &[String], file: &Option<Vec<String>>, default: &str| -> Vec<String> {
+        if !flag.is_empty() {
+            flag.to_vec()
+        } else if let Some(f) = file {
+            f.clone()
+        } else if root.join(default).is_dir() {
+            vec![default.to_string()]
+        } else {
+            vec![]
+        }
+    };
+    let abs = |v: Vec<String>| -> Vec<PathBuf> { v.into_iter().map(|p| root.join(p)).collect() };
+    let source_dirs = abs(pick(&flags.src, &cfg.src, "src/main/java"));
+    let test_dirs = abs(pick(&flags.test, &cfg.test, "src/test/java"));
+    if source_dirs.is_empty() {
+        return Err(ProjectError::Undetected {
+            what: "source directory",
+            root,
+            flag: "--src",
+        });
+    }
+    if test_dirs.is_empty() {
+        return Err(ProjectError::Undetected {
+            what: "test directory",
+            root,
+            flag: "--test",
+        });
+    }
+    for d in source_dirs.iter().chain(&test_dirs) {
+        if !d.is_dir() {
+            return Err(ProjectError::NotADir(d.clone()));
+        }
+    }
+    let existing = |p: &str| -> Vec<PathBuf> {
+        let d = root.join(p);
+        if d.is_dir() {
+            vec![d]
+        } else {
+            vec![]
+        }
+    };
+    let mut classpath = Vec::new();
+    let cp_entries: Vec<String> = if !flags.classpath.is_empty() {
+        flags.classpath.clone()
+    } else {
+        cfg.classpath.clone().unwrap_or_default()
+    };
+    for entry in cp_entries
+        .iter()
+        .flat_map(|e| e.split(':'))
+        .filter(|e| !e.is_empty())
+    {
+        let full = root.join(entry);
+        let pattern = full.to_string_lossy().to_string();
+        if pattern.contains('*') {
+            let mut found: Vec<PathBuf> = glob::glob(&pattern)
+                .map_err(|e| ProjectError::Config {
+                    path: cfg_path.clone(),
+                    message: format!("bad class path pattern {entry}: {e}"),
+                })?
+                .flatten()
+                .collect();
+            found.sort();
+            classpath.extend(found);
+        } else if full.exists() {
+            classpath.push(full);
+        } else {
+            return Err(ProjectError::Config {
+                path: cfg_path.clone(),
+                message: format!("class path entry {} does not exist", full.display()),
+            });
+        }
+    }
+    Ok(Project {
+        source_dirs,
+        test_dirs,
+        resource_dirs: existing("src/main/resources"),
+        test_resource_dirs: existing("src/test/resources"),
+        classpath,
+        release: flags
+            .release
+            .clone()
+            .or(cfg.release)
+            .unwrap_or_else(|| "8".into()),
+        encoding: cfg.encoding.unwrap_or_else(|| "UTF-8".into()),
+        jvm_options: if flags.jvm_options.is_empty() {
+            cfg.jvm_options.unwrap_or_default()
+        } else {
+            flags.jvm_options.clone()
+        },
+        root,
+    })
+}
+
+/// The JDK and the JUnit jars patchval runs with.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Toolchain {
+    pub java_home: PathBuf,
+    /// JUnit and Hamcrest: on the worker JVM's system class path and the test compile path.
+    pub junit: Vec<PathBuf>,
+}
+
+impl Toolchain {
+    /// Finds the JDK (`JAVA_HOME`, else the Debian JDK 17) and JUnit 4 (Debian's jars).
+    pub fn detect() -> Result<Toolchain, ProjectError> {
+        let java_home = std::env::var_os("JAVA_HOME")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| PathBuf::from("/usr/lib/jvm/java-17-openjdk-amd64"));
+        if !java_home.join("bin/javac").is_file() || !crate::jvm::libjvm_path(&java_home).is_file()
+        {
+            return Err(ProjectError::NoJdk(java_home));
+        }
+        let share = Path::new("/usr/share/java");
+        let junit: Vec<PathBuf> = ["junit4.jar", "hamcrest-core.jar"]
+            .iter()
+            .map(|j| share.join(j))
+            .collect();
+        if let Some(missing) = junit.iter().find(|j| !j.is_file()) {
+            return Err(ProjectError::NoJunit(missing.clone()));
+        }
+        Ok(Toolchain { java_home, junit })
+    }
+
+    pub fn javac(&self) -> PathBuf {
+        self.java_home.join("bin/javac")
+    }
+
+    pub fn java(&self) -> PathBuf {
+        self.java_home.join("bin/java")
+    }
+}
+
+/// Joins paths into a class path string.
+pub fn join_path<P: AsRef<Path>>(parts: impl IntoIterator<Item = P>) -> String {
+    parts
+        .into_iter()
+        .map(|p| p.as_ref().display().to_string())
+        .collect::<Vec<_>>()
+        .join(":")
+}
+
+/// Default JVM options for workers and plain runs; the project's own options come after them.
+pub fn default_jvm_options() -> Vec<String> {
+    [
+        "-Xss8m",
+        "-Xmx2g",
+        "-XX:+UseSerialGC",
+        "-Djava.security.manager=allow",
+        "-Djava.awt.headless=true",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn detects_maven_layout_and_reads_config() {
+        let d = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(d.path().join("src/main/java")).unwrap();
+        std::fs::create_dir_all(d.path().join("src/test/java")).unwrap();
+        let p = load(d.path(), &Overrides::default()).unwrap();
+        assert!(p.source_dirs[0].ends_with("src/main/java"));
+        assert_eq!(p.release, "8");
+        std::fs::create_dir_all(d.path().join("lib")).unwrap();
+        std::fs::write(d.path().join("lib/a.jar"), b"").unwrap();
+        std::fs::write(
+            d.path().join("patchval.toml"),
+            "release = \"11\"\nclasspath = [\"lib/*.jar\"]\n",
+        )
+        .unwrap();
+        let p = load(d.path(), &Overrides::default()).unwrap();
+        assert_eq!(p.release, "11");
+        assert_eq!(p.classpath.len(), 1);
+        let flags = Overrides {
+            release: Some("17".into()),
+            ..Default::default()
+        };
+        assert_eq!(load(d.path(), &flags).unwrap().release, "17");
+    }
+
+    #[test]
+    fn bad_config_names_the_file() {
+        let d = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(d.path().join("src/main/java")).unwrap();
+        std::fs::create_dir_all(d.path().join("src/test/java")).unwrap();
+        std::fs::write(d.path().join("patchval.toml"), "relase = 8\n").unwrap();
+        let e = load(d.path(), &Overrides::default())
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("patchval.toml"), "{e}");
+        let empty = tempfile::tempdir().unwrap();
+        let e = load(empty.path(), &Overrides::default())
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("--src"), "{e}");
+    }
+}

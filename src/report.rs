@@ -1,0 +1,169 @@
+//! Results as they arrive: `result.jsonl` (one ExpressAPR-compatible line per patch set, flushed
+//! at once), `details.jsonl` (one line per patch), a human line per set on stdout.
+
+use crate::model::{succlist, Outcome, Verdict};
+use crate::workdir::State;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::Path;
+
+/// Telemetry for one patch set.
+#[derive(Debug, Default, Clone, Serialize)]
+pub struct Extra {
+    pub compile_ms: f64,
+    pub run_ms: f64,
+    pub total_ms: f64,
+    /// javac calls on the schemata (1 when every patch compiles, 2 when some do not).
+    pub javac_invocations: u32,
+    /// javac calls for patches validated one by one.
+    pub fallback_compiles: u32,
+    /// JVM starts of the worker that validated this set, since the run began (1 = never restarted).
+    pub worker_jvm_starts: u32,
+    /// JVM starts caused by this set (fresh JVMs in plain mode, restarts after timeouts otherwise).
+    pub jvm_starts: u32,
+    /// Test executions.
+    pub rounds: u64,
+    pub patches: usize,
+    pub woven: usize,
+    pub fallback: usize,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub fallback_reasons: Vec<String>,
+    pub terminal_stub: bool,
+    pub counts: BTreeMap<char, usize>,
+    pub worker: usize,
+}
+
+/// The outcome of one patch set.
+#[derive(Debug, Clone)]
+pub struct SetResult {
+    pub patches_path: String,
+    /// `schemata`, `fallback` (no patch could be woven), `plain`, or none when the set is unusable.
+    pub technique: Option<String>,
+    pub outcomes: Vec<Outcome>,
+    /// Why the whole set could not be validated.
+    pub error: Option<String>,
+    pub extra: Extra,
+}
+
+impl SetResult {
+    pub fn verdicts(&self) -> Vec<Verdict> {
+        self.outcomes.iter().map(|o| o.verdict).collect()
+    }
+
+    pub fn finish_counts(&mut self) {
+        self.extra.counts.clear();
+        for o in &self.outcomes {
+            *self.extra.counts.entry(o.verdict.letter()).or_default() += 1;
+        }
+        self.extra.patches = self.outcomes.len();
+    }
+}
+
+#[derive(Serialize)]
+struct ResultLine<'a> {
+    patches_path: &'a str,
+    technique: Option<&'a str>,
+    succlist: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<&'a str>,
+    extra: &'a Extra,
+}
+
+#[derive(Serialize)]
+struct DetailLine<'a> {
+    patches_path: &'a str,
+    patch: usize,
+    #[serde(flatten)]
+    outcome: &'a Outcome,
+}
+
+/// Appends results to the work dir's files as they come.
+pub struct Reporter {
+    results: std::fs::File,
+    details: std::fs::File,
+}
+
+impl Reporter {
+    pub fn open(results: &Path, details: &Path) -> std::io::Result<Reporter> {
+        let open = |p: &Path| {
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(p)
+        };
+        Ok(Reporter {
+            results: open(results)?,
+            details: open(details)?,
+        })
+    }
+
+    /// Writes and flushes one set's lines.
+    pub fn write(&mut self, r: &SetResult) -> std::io::Result<()> {
+        let line = ResultLine {
+            patches_path: &r.patches_path,
+            technique: r.technique.as_deref(),
+            succlist: succlist(&r.verdicts()),
+            error: r.error.as_deref(),
+            extra: &r.extra,
+        };
+        writeln!(self.results, "{}", serde_json::to_string(&line)?)?;
+        self.results.flush()?;
+        for (i, o) in r.outcomes.iter().enumerate() {
+            let d = DetailLine {
+                patches_path: &r.patches_path,
+                patch: i,
+                outcome: o,
+            };
+            writeln!(self.details, "{}", serde_json::to_string(&d)?)?;
+        }
+        self.details.flush()
+    }
+}
+
+/// The human line for one set.
+pub fn human_line(r: &SetResult) -> String {
+    let name = Path::new(&r.patches_path)
+        .file_name()
+        .map(|s| s.to_string_lossy().to_string())
+        .unwrap_or_else(|| r.patches_path.clone());
+    match &r.error {
+        Some(e) => format!("{name}: {} error: {e}", succlist(&r.verdicts())),
+        None => format!(
+            "{name}: {} ({} patches, {} plausible, {:.2}s, {} rounds, javac x{}{})",
+            succlist(&r.verdicts()),
+            r.outcomes.len(),
+            r.extra.counts.get(&'s').copied().unwrap_or(0),
+            r.extra.total_ms / 1000.0,
+            r.extra.rounds,
+            r.extra.javac_invocations + r.extra.fallback_compiles,
+            if r.extra.fallback > 0 {
+                format!(", {} validated one by one", r.extra.fallback)
+            } else {
+                String::new()
+            }
+        ),
+    }
+}
+
+/// What `init` prints: a summary on stdout.
+pub fn print_init(state: &State) {
+    let triggers: Vec<String> = state.trigger_tests().map(|t| t.id.to_string()).collect();
+    println!(
+        "initialized {}: {} tests ({} failing on the unpatched program), {:.1}s",
+        state.project.root.display(),
+        state.tests.len(),
+        triggers.len(),
+        state.init_seconds
+    );
+    for t in state.trigger_tests() {
+        println!(
+            "  trigger test {}: {}",
+            t.id,
+            t.failure.as_deref().unwrap_or("fails")
+        );
+    }
+    for (what, why) in &state.excluded {
+        println!("  excluded {what}: {why}");
+    }
+}

@@ -1,0 +1,107 @@
+//! The work directory: where `init` leaves the baseline and `run` finds it, and where results go.
+
+use crate::model::TestId;
+use crate::project::{Project, Toolchain};
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+/// One test as measured at init.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TestRecord {
+    pub id: TestId,
+    /// Passed on the unpatched program.
+    pub passed: bool,
+    pub millis: f64,
+    /// Per-test timeout: 5 s + 1.5 × baseline time.
+    pub timeout_ms: u64,
+    /// Why it failed on the unpatched program (trigger tests only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub failure: Option<String>,
+}
+
+/// Everything `init` learnt, persisted as `state.json`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct State {
+    pub project: Project,
+    pub tools: Toolchain,
+    pub tests: Vec<TestRecord>,
+    /// Test classes or methods that could not be used, with the reason.
+    pub excluded: Vec<(String, String)>,
+    pub init_seconds: f64,
+}
+
+impl State {
+    /// Tests failing on the unpatched program.
+    pub fn trigger_tests(&self) -> impl Iterator<Item = &TestRecord> {
+        self.tests.iter().filter(|t| !t.passed)
+    }
+}
+
+/// Paths inside a work directory.
+#[derive(Debug, Clone)]
+pub struct WorkDir {
+    pub root: PathBuf,
+}
+
+impl WorkDir {
+    pub fn new(root: &Path) -> WorkDir {
+        WorkDir {
+            root: root.to_path_buf(),
+        }
+    }
+    pub fn state(&self) -> PathBuf {
+        self.root.join("state.json")
+    }
+    pub fn classes(&self) -> PathBuf {
+        self.root.join("classes")
+    }
+    pub fn test_classes(&self) -> PathBuf {
+        self.root.join("test-classes")
+    }
+    pub fn results(&self) -> PathBuf {
+        self.root.join("result.jsonl")
+    }
+    pub fn details(&self) -> PathBuf {
+        self.root.join("details.jsonl")
+    }
+    pub fn logs(&self) -> PathBuf {
+        self.root.join("logs")
+    }
+    pub fn runtime(&self) -> PathBuf {
+        self.root.join("runtime")
+    }
+    /// A worker's private directory (its cwd, overlay and woven sources).
+    pub fn worker(&self, id: usize) -> PathBuf {
+        self.root.join("workers").join(id.to_string())
+    }
+
+    pub fn save(&self, state: &State) -> std::io::Result<()> {
+        std::fs::create_dir_all(&self.root)?;
+        let tmp = self.root.join("state.json.tmp");
+        std::fs::write(&tmp, serde_json::to_string_pretty(state)?)?;
+        std::fs::rename(tmp, self.state())
+    }
+
+    pub fn load(&self) -> Result<State, String> {
+        let p = self.state();
+        let text = std::fs::read_to_string(&p).map_err(|e| {
+            format!(
+                "{}: {e} (run `patchval init --work-dir {}` first)",
+                p.display(),
+                self.root.display()
+            )
+        })?;
+        serde_json::from_str(&text).map_err(|e| format!("{}: {e}", p.display()))
+    }
+
+    /// Class path of a test round: the overlay first, then the project's classes and dependencies.
+    pub fn test_classpath(&self, state: &State, overlay: Option<&Path>) -> Vec<String> {
+        overlay
+            .into_iter()
+            .map(Path::to_path_buf)
+            .chain([self.classes(), self.test_classes()])
+            .chain(state.project.classpath.iter().cloned())
+            .map(|p| p.display().to_string())
+            .collect()
+    }
+}
