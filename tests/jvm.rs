@@ -1,0 +1,101 @@
+//! The embedded JVM in this test process (one JVM, shared by every test here): agent calls,
+//! in-process javac, and woven code reaching Rust through the registered `Rt.choose` native.
+
+use patchval::jvm::{self, Jvm};
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+struct Shared {
+    jvm: Jvm,
+    dir: tempfile::TempDir,
+}
+
+// SAFETY of sharing: `Jvm` wraps a `JavaVM`, which is Send + Sync; threads attach on use.
+fn shared() -> &'static Shared {
+    static JVM: OnceLock<Shared> = OnceLock::new();
+    JVM.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let agent = patchval::agent::extract(dir.path()).unwrap();
+        let java_home: PathBuf = std::env::var_os("JAVA_HOME")
+            .map(Into::into)
+            .unwrap_or_else(|| "/usr/lib/jvm/java-17-openjdk-amd64".into());
+        let cp = format!("{}:/usr/share/java/junit4.jar:/usr/share/java/hamcrest-core.jar", agent.display());
+        let jvm = Jvm::start(&java_home, &cp, &["-Xmx512m".to_string()]).expect("JVM starts");
+        Shared { jvm, dir }
+    })
+}
+
+fn call(args: &[&str]) -> Vec<String> {
+    let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+    shared().jvm.call(&args).expect("agent call")
+}
+
+const WOVEN: &str = r#"
+package t;
+public class Pick {
+    public static int value() {
+        switch (patchval.agent.Rt.choose(0)) {
+            case 0: return 10;
+            case 1: return 11;
+            default: return -1;
+        }
+    }
+}
+"#;
+
+const TEST: &str = r#"
+package t;
+public class PickTest {
+    @org.junit.Test public void isEleven() { org.junit.Assert.assertEquals(11, Pick.value()); }
+}
+"#;
+
+fn compile(dir: &std::path::Path, name: &str, text: &str, cp: &str) -> Vec<String> {
+    let src = dir.join("src").join(name);
+    std::fs::create_dir_all(src.parent().unwrap()).unwrap();
+    std::fs::write(&src, text).unwrap();
+    let out = dir.join("classes");
+    let opts = format!("-d\t{}\t-cp\t{cp}\t--release\t8\t-nowarn", out.display());
+    let opts: Vec<&str> = opts.split('\t').collect();
+    let n = opts.len().to_string();
+    let mut args = vec!["compile", n.as_str()];
+    args.extend(opts.iter().copied());
+    let src = src.display().to_string();
+    args.extend(["1", src.as_str()]);
+    call(&args)
+}
+
+#[test]
+fn agent_answers() {
+    assert_eq!(call(&["version"]), ["patchval-agent 1"]);
+}
+
+#[test]
+fn woven_code_reaches_rust_and_tests_see_the_selected_patch() {
+    let s = shared();
+    let dir = s.dir.path().join("woven");
+    let agent = dir.parent().unwrap().join("patchval-agent.jar");
+    let cp = format!("{}:/usr/share/java/junit4.jar", agent.display());
+    assert_eq!(compile(&dir, "Pick.java", WOVEN, &cp), ["OK"]);
+    let cp2 = format!("{cp}:{}", dir.join("classes").display());
+    assert_eq!(compile(&dir, "PickTest.java", TEST, &cp2), ["OK"]);
+    let classes = dir.join("classes").display().to_string();
+    let before = jvm::choose_calls();
+    jvm::select_patch(1);
+    assert_eq!(call(&["runTest", "1", &classes, "t.PickTest", "isEleven"]), ["PASS"]);
+    jvm::select_patch(0);
+    let r = call(&["runTest", "1", &classes, "t.PickTest", "isEleven"]);
+    assert!(r[0].starts_with("FAIL\tjava.lang.AssertionError"), "{r:?}");
+    assert!(jvm::choose_calls() >= before + 2);
+    let listed = call(&["listTests", "1", &classes, "1", "t.PickTest"]);
+    assert_eq!(listed, ["t.PickTest#isEleven"]);
+}
+
+#[test]
+fn compile_errors_come_back_with_lines() {
+    let dir = shared().dir.path().join("broken");
+    let r = compile(&dir, "Bad.java", "class Bad {\n int f() { return \"s\"; }\n}\n", "");
+    assert_eq!(r[0], "ERRORS");
+    let fields: Vec<&str> = r[1].split('\t').collect();
+    assert_eq!(fields[1], "2", "{r:?}");
+}
