@@ -51,6 +51,9 @@ enum Command {
         /// Extra JVM option for running tests (repeatable).
         #[arg(long = "jvm-opt", allow_hyphen_values = true)]
         jvm_opt: Vec<String>,
+        /// Seconds one test may take in the baseline run before it is excluded.
+        #[arg(long = "baseline-timeout", default_value_t = crate::project::baseline::BASELINE_TIMEOUT.as_secs())]
+        baseline_timeout: u64,
     },
     /// Validate patch sets (ExpressAPR manifest v3 JSON files, directories or globs).
     Run {
@@ -123,6 +126,7 @@ pub fn main() -> i32 {
             classpath,
             release,
             jvm_opt,
+            baseline_timeout,
         } => {
             init_logging("info");
             let flags = Overrides {
@@ -135,7 +139,12 @@ pub fn main() -> i32 {
             let result = (|| {
                 let tools = Toolchain::detect()?;
                 let model = project::load(&project, &flags)?;
-                project::baseline::init(&WorkDir::new(&work_dir), model, tools)
+                project::baseline::init(
+                    &WorkDir::new(&work_dir),
+                    model,
+                    tools,
+                    std::time::Duration::from_secs(baseline_timeout),
+                )
             })();
             match result {
                 Ok(state) => {
@@ -145,9 +154,9 @@ pub fn main() -> i32 {
                 Err(e) => {
                     eprintln!("patchval init: {e}");
                     match e {
-                        project::ProjectError::NoJdk(_) | project::ProjectError::NoJunit(_) => {
-                            exit::ENVIRONMENT
-                        }
+                        project::ProjectError::NoJdk(_)
+                        | project::ProjectError::NoJunit(_)
+                        | project::ProjectError::Worker(_) => exit::ENVIRONMENT,
                         project::ProjectError::DoesNotCompile { .. }
                         | project::ProjectError::NoTests(_) => exit::PROJECT,
                         _ => exit::USAGE,
@@ -174,7 +183,11 @@ pub fn main() -> i32 {
                 Ok(_) => exit::PARTIAL,
                 Err(e) => {
                     eprintln!("patchval run: {e:#}");
-                    exit::USAGE
+                    if e.downcast_ref::<crate::workdir::WorkDirError>().is_some() {
+                        exit::ENVIRONMENT
+                    } else {
+                        exit::USAGE
+                    }
                 }
             }
         }

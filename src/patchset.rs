@@ -62,6 +62,15 @@ pub fn load(path: &Path) -> Result<PatchSet, PatchSetError> {
     parse(path, &text)
 }
 
+/// How many patches a file lists, even when it is not a valid manifest (0 when unknown).
+pub fn patch_count(path: &Path) -> usize {
+    std::fs::read_to_string(path)
+        .ok()
+        .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+        .and_then(|v| v.get("patches").and_then(|p| p.as_array()).map(Vec::len))
+        .unwrap_or(0)
+}
+
 /// Checks that the patch set was made against `actual` (the file on disk).
 pub fn check_context(path: &Path, set: &PatchSet, actual: &str) -> Result<(), PatchSetError> {
     let expected = set.original_text();

@@ -38,7 +38,7 @@ pub fn run(
     jobs: usize,
     technique: Technique,
 ) -> anyhow::Result<Summary> {
-    let state = wd.load().map_err(anyhow::Error::msg)?;
+    let state = wd.load()?;
     let paths = patchset::expand(args)?;
     let tests = ordered_tests(&state);
     let agent_jar =
@@ -71,10 +71,7 @@ pub fn run(
                         break;
                     };
                     let result = match validate::load_set(ctx, &path) {
-                        Err(why) => {
-                            let n = patchset::load(&path).map(|s| s.patches.len()).unwrap_or(0);
-                            validate::unusable(&path, n, why)
-                        }
+                        Err(why) => validate::unusable(&path, patchset::patch_count(&path), why),
                         Ok(set) => match technique {
                             Technique::Plain => crate::plain::plain(ctx, id, &path, &set),
                             Technique::Schemata => {

@@ -5,6 +5,19 @@ use crate::project::{Project, Toolchain};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
+/// A work directory that `run` cannot use.
+#[derive(Debug, thiserror::Error)]
+pub enum WorkDirError {
+    #[error("{path}: {why} (run `patchval init --work-dir {root}` first)")]
+    NotInitialized {
+        path: PathBuf,
+        root: PathBuf,
+        why: String,
+    },
+    #[error("{path}: {why} (run `patchval init` again)")]
+    Corrupt { path: PathBuf, why: String },
+}
+
 /// One test as measured at init.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TestRecord {
@@ -44,9 +57,10 @@ pub struct WorkDir {
 }
 
 impl WorkDir {
+    /// The work directory at `root`, made absolute (workers run in their own directories).
     pub fn new(root: &Path) -> WorkDir {
         WorkDir {
-            root: root.to_path_buf(),
+            root: std::path::absolute(root).unwrap_or_else(|_| root.to_path_buf()),
         }
     }
     pub fn state(&self) -> PathBuf {
@@ -82,16 +96,17 @@ impl WorkDir {
         std::fs::rename(tmp, self.state())
     }
 
-    pub fn load(&self) -> Result<State, String> {
+    pub fn load(&self) -> Result<State, WorkDirError> {
         let p = self.state();
-        let text = std::fs::read_to_string(&p).map_err(|e| {
-            format!(
-                "{}: {e} (run `patchval init --work-dir {}` first)",
-                p.display(),
-                self.root.display()
-            )
+        let text = std::fs::read_to_string(&p).map_err(|e| WorkDirError::NotInitialized {
+            path: p.clone(),
+            root: self.root.clone(),
+            why: e.to_string(),
         })?;
-        serde_json::from_str(&text).map_err(|e| format!("{}: {e}", p.display()))
+        serde_json::from_str(&text).map_err(|e| WorkDirError::Corrupt {
+            path: p,
+            why: e.to_string(),
+        })
     }
 
     /// Class path of a test round: the overlay first, then the project's classes and dependencies.

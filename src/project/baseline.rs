@@ -10,7 +10,7 @@ use crate::workdir::{State, TestRecord, WorkDir};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-/// How long one baseline test may take before it is excluded.
+/// How long one baseline test may take before it is excluded, unless `init --baseline-timeout` says otherwise.
 pub const BASELINE_TIMEOUT: Duration = Duration::from_secs(120);
 
 /// Per-test timeout for validation: 5 s + 1.5 × the baseline time (as in the paper).
@@ -43,7 +43,12 @@ pub fn worker_config(
 }
 
 /// Runs `init` and returns what was saved.
-pub fn init(wd: &WorkDir, project: Project, tools: Toolchain) -> Result<State, ProjectError> {
+pub fn init(
+    wd: &WorkDir,
+    project: Project,
+    tools: Toolchain,
+    baseline_timeout: Duration,
+) -> Result<State, ProjectError> {
     let started = Instant::now();
     std::fs::create_dir_all(&wd.root).map_err(io_err(&wd.root))?;
     for d in [wd.classes(), wd.test_classes()] {
@@ -103,7 +108,7 @@ pub fn init(wd: &WorkDir, project: Project, tools: Toolchain) -> Result<State, P
                 classpath: classpath.clone(),
                 classes,
             },
-            Some(BASELINE_TIMEOUT),
+            Some(baseline_timeout),
         )
         .map_err(|e| ProjectError::Worker(format!("listing tests: {e}")))?;
     let mut ids = Vec::new();
@@ -116,7 +121,7 @@ pub fn init(wd: &WorkDir, project: Project, tools: Toolchain) -> Result<State, P
         }
     }
     if ids.is_empty() {
-        return Err(ProjectError::NoTests(wd.test_classes()));
+        return Err(ProjectError::NoTests(join_path(&state.project.test_dirs)));
     }
     let bar = indicatif::ProgressBar::new(ids.len() as u64).with_style(
         indicatif::ProgressStyle::with_template("baseline {bar:30} {pos}/{len} tests {elapsed}")
@@ -129,7 +134,7 @@ pub fn init(wd: &WorkDir, project: Project, tools: Toolchain) -> Result<State, P
             test: id.clone(),
             patch: -1,
         };
-        match worker.call(&req, Some(BASELINE_TIMEOUT)) {
+        match worker.call(&req, Some(baseline_timeout)) {
             Ok(resp) => {
                 let result = TestResult::parse_agent_line(
                     resp.lines.first().map(String::as_str).unwrap_or(""),
@@ -154,7 +159,7 @@ pub fn init(wd: &WorkDir, project: Project, tools: Toolchain) -> Result<State, P
     }
     bar.finish_and_clear();
     if state.tests.is_empty() {
-        return Err(ProjectError::NoTests(wd.test_classes()));
+        return Err(ProjectError::NoTests(join_path(&state.project.test_dirs)));
     }
     state.init_seconds = started.elapsed().as_secs_f64();
     wd.save(&state).map_err(io_err(&wd.state()))?;

@@ -28,8 +28,8 @@ pub enum ProjectError {
     NoJunit(PathBuf),
     #[error("the project does not compile ({what}); first errors:\n{errors}")]
     DoesNotCompile { what: String, errors: String },
-    #[error("no tests found in {0}")]
-    NoTests(PathBuf),
+    #[error("no tests found: no runnable JUnit test method in {0}")]
+    NoTests(String),
     #[error("{path}: {source}")]
     Io {
         path: PathBuf,

@@ -1,6 +1,8 @@
 //! Test execution order and the per-patch loop: trigger tests first, then the rest from fastest to
 //! slowest; a patch stops at its first failing test. (One round per patch per test for now.)
 
+pub mod tree;
+
 use crate::model::{Outcome, Phase, TestResult, Verdict};
 use crate::pool::protocol::Request;
 use crate::pool::{PoolError, Worker};

@@ -1,0 +1,8 @@
+package org.example.empty;
+
+public class Greeter {
+
+    public String greet(String name) {
+        return "Hello, " + name;
+    }
+}

@@ -1,0 +1,524 @@
+//! End-to-end tests of bad input and bad environments: the real `patchval` binary on fixtures
+//! copied to a temp dir. The product rule: bad input gets a clear message naming the file and
+//! what is wrong, and the rest of the run continues with nothing lost.
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+// Exit codes, as in src/exit.rs.
+const OK: i32 = 0;
+const PARTIAL: i32 = 1;
+const USAGE: i32 = 2;
+const ENVIRONMENT: i32 = 3;
+const PROJECT: i32 = 4;
+
+const DEFAULT_JAVA_HOME: &str = "/usr/lib/jvm/java-17-openjdk-amd64";
+
+/// The set copied from calc as the one good set, and its verdicts in calc/patches/expected.json.
+const GOOD_SET: &str = "acc_addall_continue.json";
+
+fn testdata(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("testdata")
+        .join(name)
+}
+
+fn java_home() -> String {
+    std::env::var("JAVA_HOME").unwrap_or_else(|_| DEFAULT_JAVA_HOME.to_string())
+}
+
+/// The binary with a working JDK and quiet logging.
+fn patchval() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_patchval"));
+    c.env("JAVA_HOME", java_home()).env("PATCHVAL_LOG", "warn");
+    c
+}
+
+/// Runs a command and returns (exit code, stdout, stderr).
+fn output(mut cmd: Command) -> (i32, String, String) {
+    let Output {
+        status,
+        stdout,
+        stderr,
+    } = cmd.output().expect("run patchval");
+    (
+        status.code().expect("exited, not killed by a signal"),
+        String::from_utf8_lossy(&stdout).into_owned(),
+        String::from_utf8_lossy(&stderr).into_owned(),
+    )
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let dst = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_dir(&e.path(), &dst);
+        } else {
+            std::fs::copy(e.path(), dst).unwrap();
+        }
+    }
+}
+
+/// Copies a testdata project into `tmp` and returns its path.
+fn fixture(tmp: &Path, name: &str) -> PathBuf {
+    let dst = tmp.join(name);
+    copy_dir(&testdata(name), &dst);
+    dst
+}
+
+fn init_cmd(project: &Path, wd: &Path) -> Command {
+    let mut c = patchval();
+    c.arg("init")
+        .arg("--project")
+        .arg(project)
+        .arg("--work-dir")
+        .arg(wd);
+    c
+}
+
+fn init_ok(project: &Path, wd: &Path) -> String {
+    let (code, out, err) = output(init_cmd(project, wd));
+    assert_eq!(code, OK, "init failed\nstdout:\n{out}\nstderr:\n{err}");
+    out
+}
+
+fn run_cmd(wd: &Path, args: &[&Path]) -> Command {
+    let mut c = patchval();
+    c.arg("run").arg("--work-dir").arg(wd).args(["-j", "2"]);
+    c.args(args);
+    c
+}
+
+fn jsonl(path: &Path) -> Vec<Value> {
+    std::fs::read_to_string(path)
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{l}: {e}")))
+        .collect()
+}
+
+/// The result.jsonl line whose patches_path ends with `/name`.
+fn line_for<'a>(lines: &'a [Value], name: &str) -> &'a Value {
+    let hits: Vec<&Value> = lines
+        .iter()
+        .filter(|l| {
+            l["patches_path"]
+                .as_str()
+                .is_some_and(|p| p.ends_with(&format!("/{name}")))
+        })
+        .collect();
+    assert_eq!(hits.len(), 1, "one result line for {name}: {lines:#?}");
+    hits[0]
+}
+
+fn expected_succlist(fixture: &str, set: &str) -> String {
+    let text = std::fs::read_to_string(testdata(fixture).join("patches/expected.json")).unwrap();
+    let v: Value = serde_json::from_str(&text).unwrap();
+    v[set].as_str().expect("set in expected.json").to_string()
+}
+
+/// Writes the good set and the five bad ones into `dir`; returns the good set's patch count.
+fn write_patch_sets(dir: &Path) -> usize {
+    std::fs::create_dir_all(dir).unwrap();
+    let good_text = std::fs::read_to_string(testdata("calc/patches").join(GOOD_SET)).unwrap();
+    std::fs::write(dir.join(GOOD_SET), &good_text).unwrap();
+    let good: Value = serde_json::from_str(&good_text).unwrap();
+    let n = good["patches"].as_array().unwrap().len();
+    let write = |name: &str, v: &Value| {
+        std::fs::write(dir.join(name), serde_json::to_string_pretty(v).unwrap()).unwrap()
+    };
+
+    // Truncated JSON.
+    std::fs::write(
+        dir.join("malformed.json"),
+        &good_text[..good_text.len() / 2],
+    )
+    .unwrap();
+
+    let mut missing = good.clone();
+    missing.as_object_mut().unwrap().remove("bug");
+    write("missing_bug.json", &missing);
+
+    let mut v2 = good.clone();
+    v2["manifest_version"] = 2.into();
+    write("version2.json", &v2);
+
+    let mut ctx = good.clone();
+    let above = ctx["context_above"].as_str().unwrap().to_string();
+    assert!(above.contains("class Accumulator"));
+    ctx["context_above"] = above
+        .replacen("class Accumulator", "class Acumulator", 1)
+        .into();
+    write("context_edited.json", &ctx);
+
+    let mut nofile = good.clone();
+    nofile["filename"] = "src/main/java/org/example/calc/DoesNotExist.java".into();
+    write("missing_file.json", &nofile);
+    n
+}
+
+/// A bad set's line: no technique, an error naming the file and containing `what`.
+fn assert_unusable(lines: &[Value], name: &str, what: &str) -> String {
+    let l = line_for(lines, name);
+    assert!(
+        l["technique"].is_null(),
+        "{name}: technique must be null: {l}"
+    );
+    let err = l["error"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{name}: no error: {l}"));
+    assert!(
+        err.contains(name),
+        "{name}: error must name the file: {err}"
+    );
+    assert!(err.contains(what), "{name}: error must say `{what}`: {err}");
+    l["succlist"].as_str().unwrap().to_string()
+}
+
+#[test]
+fn run_reports_each_bad_patch_set_and_validates_the_good_one() {
+    let tmp = tempfile::tempdir().unwrap();
+    let project = fixture(tmp.path(), "calc");
+    let wd = tmp.path().join("work");
+    init_ok(&project, &wd);
+    let sets = tmp.path().join("sets");
+    let n = write_patch_sets(&sets);
+
+    let (code, out, err) = output(run_cmd(&wd, &[&sets]));
+    assert_eq!(code, PARTIAL, "stdout:\n{out}\nstderr:\n{err}");
+
+    let lines = jsonl(&wd.join("result.jsonl"));
+    assert_eq!(lines.len(), 6, "one result line per set: {lines:#?}");
+
+    // The good set is validated as if it were alone.
+    let good = line_for(&lines, GOOD_SET);
+    assert!(good["error"].is_null(), "{good}");
+    assert_eq!(good["technique"], "schemata", "{good}");
+    assert_eq!(
+        good["succlist"].as_str().unwrap(),
+        expected_succlist("calc", GOOD_SET)
+    );
+
+    let all_e = "E".repeat(n);
+    // Unknown patch count: the succlist is empty or all E, never anything else.
+    let s = assert_unusable(&lines, "malformed.json", "EOF while parsing");
+    assert!(s.is_empty() || s == all_e, "{s}");
+    let s = assert_unusable(&lines, "missing_bug.json", "missing field `bug`");
+    assert!(s.is_empty() || s == all_e, "{s}");
+    let s = assert_unusable(&lines, "version2.json", "manifest_version 2");
+    assert!(s.is_empty() || s == all_e, "{s}");
+    // Known patch count: all E.
+    let s = assert_unusable(&lines, "context_edited.json", "does not match");
+    assert_eq!(s, all_e);
+    let s = assert_unusable(&lines, "missing_file.json", "DoesNotExist.java");
+    assert_eq!(s, all_e);
+
+    // details.jsonl: one line per patch of the good set, none lost.
+    let details = jsonl(&wd.join("details.jsonl"));
+    let good_details = details
+        .iter()
+        .filter(|d| d["patches_path"].as_str().unwrap().ends_with(GOOD_SET))
+        .count();
+    assert_eq!(good_details, n);
+
+    // stdout: one human line per set, each starting with the set's file name.
+    let human: Vec<&str> = out.lines().collect();
+    assert_eq!(human.len(), 6, "stdout:\n{out}");
+    for name in [
+        GOOD_SET,
+        "malformed.json",
+        "missing_bug.json",
+        "version2.json",
+        "context_edited.json",
+        "missing_file.json",
+    ] {
+        let hits = human
+            .iter()
+            .filter(|l| l.starts_with(&format!("{name}:")))
+            .count();
+        assert_eq!(hits, 1, "{name} in stdout:\n{out}");
+    }
+}
+
+/// A set that parses as JSON has a known patch count even when it is unusable; its result
+/// should say E for each patch (and details.jsonl should have a line per patch).
+#[test]
+fn run_reports_all_e_for_parseable_unusable_sets() {
+    let tmp = tempfile::tempdir().unwrap();
+    let project = fixture(tmp.path(), "calc");
+    let wd = tmp.path().join("work");
+    init_ok(&project, &wd);
+    let sets = tmp.path().join("sets");
+    let n = write_patch_sets(&sets);
+    let v2 = sets.join("version2.json");
+    let missing = sets.join("missing_bug.json");
+
+    let (code, out, err) = output(run_cmd(&wd, &[&v2, &missing]));
+    assert_eq!(code, PARTIAL, "stdout:\n{out}\nstderr:\n{err}");
+    let lines = jsonl(&wd.join("result.jsonl"));
+    let all_e = "E".repeat(n);
+    assert_eq!(
+        assert_unusable(&lines, "version2.json", "manifest_version 2"),
+        all_e
+    );
+    assert_eq!(
+        assert_unusable(&lines, "missing_bug.json", "missing field `bug`"),
+        all_e
+    );
+    let details = jsonl(&wd.join("details.jsonl"));
+    assert_eq!(details.len(), 2 * n, "{details:#?}");
+}
+
+#[test]
+fn run_with_a_glob_matching_nothing_is_a_usage_error() {
+    let tmp = tempfile::tempdir().unwrap();
+    let project = fixture(tmp.path(), "calc");
+    let wd = tmp.path().join("work");
+    init_ok(&project, &wd);
+    let pattern = tmp.path().join("nowhere/*.json");
+    let (code, out, err) = output(run_cmd(&wd, &[&pattern]));
+    assert_eq!(code, USAGE, "stdout:\n{out}\nstderr:\n{err}");
+    assert!(
+        err.contains(&pattern.display().to_string()),
+        "must name the pattern: {err}"
+    );
+    assert!(err.contains("no patch set matches"), "{err}");
+}
+
+#[test]
+fn run_without_init_points_to_patchval_init() {
+    let tmp = tempfile::tempdir().unwrap();
+    let wd = tmp.path().join("never-initialized");
+    let set = testdata("calc/patches").join(GOOD_SET);
+    let (code, out, err) = output(run_cmd(&wd, &[&set]));
+    assert_ne!(code, OK, "stdout:\n{out}\nstderr:\n{err}");
+    assert!(err.contains("patchval init"), "{err}");
+    assert!(err.contains("state.json"), "{err}");
+    assert!(!wd.join("result.jsonl").exists());
+}
+
+/// src/exit.rs documents ENVIRONMENT as "the environment is missing something (JDK, JUnit, work dir)".
+#[test]
+fn run_without_init_exits_environment() {
+    let tmp = tempfile::tempdir().unwrap();
+    let wd = tmp.path().join("never-initialized");
+    let set = testdata("calc/patches").join(GOOD_SET);
+    let (code, _, err) = output(run_cmd(&wd, &[&set]));
+    assert_eq!(code, ENVIRONMENT, "{err}");
+}
+
+#[test]
+fn init_on_a_project_that_does_not_compile() {
+    let tmp = tempfile::tempdir().unwrap();
+    let project = fixture(tmp.path(), "nocompile");
+    let wd = tmp.path().join("work");
+    let (code, out, err) = output(init_cmd(&project, &wd));
+    assert_eq!(code, PROJECT, "stdout:\n{out}\nstderr:\n{err}");
+    assert!(err.contains("does not compile"), "{err}");
+    // javac's own error, with the file and line.
+    assert!(
+        err.contains("org/example/broken/Broken.java:6: error: incompatible types"),
+        "{err}"
+    );
+    assert!(err.contains("\"forty-two\""), "javac's source line: {err}");
+    assert!(!wd.join("state.json").exists());
+}
+
+#[test]
+fn init_on_a_project_without_tests() {
+    let tmp = tempfile::tempdir().unwrap();
+    let project = fixture(tmp.path(), "notests");
+    let wd = tmp.path().join("work");
+    let (code, out, err) = output(init_cmd(&project, &wd));
+    assert_eq!(code, PROJECT, "stdout:\n{out}\nstderr:\n{err}");
+    assert!(err.contains("no tests"), "{err}");
+    assert!(!wd.join("state.json").exists());
+}
+
+/// The user's test sources are in the project; the message names patchval's compiled copy in the work dir.
+#[test]
+fn no_tests_message_names_the_test_source_dir() {
+    let tmp = tempfile::tempdir().unwrap();
+    let project = fixture(tmp.path(), "notests");
+    let wd = tmp.path().join("work");
+    let (code, _, err) = output(init_cmd(&project, &wd));
+    assert_eq!(code, PROJECT, "{err}");
+    assert!(
+        err.contains(&project.join("src/test/java").display().to_string()),
+        "{err}"
+    );
+}
+
+#[test]
+fn init_with_a_missing_jdk() {
+    let tmp = tempfile::tempdir().unwrap();
+    let project = fixture(tmp.path(), "calc");
+    let wd = tmp.path().join("work");
+    let nojdk = tmp.path().join("no-such-jdk");
+    let mut cmd = init_cmd(&project, &wd);
+    cmd.env("JAVA_HOME", &nojdk);
+    let (code, out, err) = output(cmd);
+    assert_eq!(code, ENVIRONMENT, "stdout:\n{out}\nstderr:\n{err}");
+    assert!(err.contains("JAVA_HOME"), "{err}");
+    assert!(err.contains(&nojdk.display().to_string()), "{err}");
+    assert!(!wd.join("state.json").exists());
+}
+
+#[test]
+fn init_with_a_bad_patchval_toml() {
+    let tmp = tempfile::tempdir().unwrap();
+    let project = fixture(tmp.path(), "calc");
+    std::fs::write(project.join("patchval.toml"), "relase = \"11\"\n").unwrap();
+    let wd = tmp.path().join("work");
+    let (code, out, err) = output(init_cmd(&project, &wd));
+    assert_eq!(code, USAGE, "stdout:\n{out}\nstderr:\n{err}");
+    assert!(err.contains("patchval.toml"), "{err}");
+    assert!(err.contains("relase"), "must name the unknown key: {err}");
+}
+
+#[test]
+fn init_on_a_missing_project_dir() {
+    let tmp = tempfile::tempdir().unwrap();
+    let project = tmp.path().join("no-such-project");
+    let (code, out, err) = output(init_cmd(&project, &tmp.path().join("work")));
+    assert_eq!(code, USAGE, "stdout:\n{out}\nstderr:\n{err}");
+    assert!(err.contains(&project.display().to_string()), "{err}");
+    assert!(err.contains("not a directory"), "{err}");
+}
+
+#[test]
+fn init_lists_failing_tests_as_trigger_tests() {
+    let tmp = tempfile::tempdir().unwrap();
+    let project = fixture(tmp.path(), "calc");
+    let out = init_ok(&project, &tmp.path().join("work"));
+    assert!(
+        out.contains("26 tests (2 failing on the unpatched program)"),
+        "{out}"
+    );
+    for t in [
+        "org.example.calc.MathUtilTest#binarySearchMissingMiddle",
+        "org.example.calc.MathUtilTest#binarySearchMissingBeforeStart",
+    ] {
+        assert!(out.contains(&format!("trigger test {t}: ")), "{t}:\n{out}");
+    }
+    assert_eq!(out.matches("trigger test ").count(), 2, "{out}");
+}
+
+fn state_tests(wd: &Path) -> Value {
+    let text = std::fs::read_to_string(wd.join("state.json")).unwrap();
+    serde_json::from_str(&text).unwrap()
+}
+
+/// Whether `state.json` records `id` as a test that passed.
+fn passed(state: &Value, id: &str) -> bool {
+    state["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|t| t["passed"] == true && t_id(t) == id)
+}
+
+fn t_id(t: &Value) -> String {
+    match &t["id"] {
+        Value::String(s) => s.clone(),
+        other => format!(
+            "{}#{}",
+            other["class"].as_str().unwrap_or_default(),
+            other["method"].as_str().unwrap_or_default()
+        ),
+    }
+}
+
+const NORMAL_HOSTILE_TESTS: [&str; 4] = [
+    "org.example.hostile.CounterTest#startsAtZero",
+    "org.example.hostile.CounterTest#incrementAddsOne",
+    "org.example.hostile.CounterTest#addAddsN",
+    "org.example.hostile.ExitTest#passesAfterExit",
+];
+
+/// hostile/ without HangTest: the System.exit test fails with a reason, the others still run.
+#[test]
+fn init_survives_a_test_calling_system_exit() {
+    let tmp = tempfile::tempdir().unwrap();
+    let project = fixture(tmp.path(), "hostile");
+    std::fs::remove_file(project.join("src/test/java/org/example/hostile/HangTest.java")).unwrap();
+    let wd = tmp.path().join("work");
+    let out = init_ok(&project, &wd);
+    assert!(
+        out.contains("5 tests (1 failing on the unpatched program)"),
+        "{out}"
+    );
+    let exit_line = out
+        .lines()
+        .find(|l| l.contains("org.example.hostile.ExitTest#callsSystemExit"))
+        .unwrap_or_else(|| panic!("callsSystemExit not listed:\n{out}"));
+    assert!(exit_line.contains("System.exit(1)"), "{exit_line}");
+    let state = state_tests(&wd);
+    for t in NORMAL_HOSTILE_TESTS {
+        assert!(passed(&state, t), "{t} must pass: {state:#}");
+    }
+}
+
+/// The whole hostile/ project: init must finish, listing the System.exit test as failing and
+/// the endless test as excluded, both with reasons (with a 5 s baseline timeout).
+#[test]
+fn init_survives_a_test_that_never_terminates() {
+    let tmp = tempfile::tempdir().unwrap();
+    let project = fixture(tmp.path(), "hostile");
+    let wd = tmp.path().join("work");
+    let (code, out, err) = output({
+        let mut c = init_cmd(&project, &wd);
+        c.args(["--baseline-timeout", "5"]);
+        c
+    });
+    assert_eq!(code, OK, "init failed\nstdout:\n{out}\nstderr:\n{err}");
+    assert!(
+        out.contains("5 tests (1 failing on the unpatched program)"),
+        "{out}"
+    );
+    let exit_line = out
+        .lines()
+        .find(|l| l.contains("org.example.hostile.ExitTest#callsSystemExit"))
+        .unwrap_or_else(|| panic!("callsSystemExit not listed:\n{out}"));
+    assert!(exit_line.contains("System.exit(1)"), "{exit_line}");
+    let hang_line = out
+        .lines()
+        .find(|l| l.contains("org.example.hostile.HangTest#spinsForever"))
+        .unwrap_or_else(|| panic!("spinsForever not listed:\n{out}"));
+    assert!(
+        hang_line.contains("excluded") && hang_line.contains("timed out"),
+        "{hang_line}"
+    );
+    let state = state_tests(&wd);
+    for t in NORMAL_HOSTILE_TESTS {
+        assert!(passed(&state, t), "{t} must pass: {state:#}");
+    }
+}
+
+/// `--work-dir` relative to the current directory must work like an absolute one.
+#[test]
+fn relative_work_dir_works() {
+    let tmp = tempfile::tempdir().unwrap();
+    let project = fixture(tmp.path(), "calc");
+    let (code, out, err) = output({
+        let mut c = init_cmd(&project, Path::new("work"));
+        c.current_dir(tmp.path());
+        c
+    });
+    assert_eq!(code, OK, "init\nstdout:\n{out}\nstderr:\n{err}");
+    let set = testdata("calc/patches").join(GOOD_SET);
+    let (code, out, err) = output({
+        let mut c = run_cmd(Path::new("work"), &[&set]);
+        c.current_dir(tmp.path());
+        c
+    });
+    assert_eq!(code, OK, "run\nstdout:\n{out}\nstderr:\n{err}");
+    let lines = jsonl(&tmp.path().join("work/result.jsonl"));
+    assert_eq!(
+        line_for(&lines, GOOD_SET)["succlist"].as_str().unwrap(),
+        expected_succlist("calc", GOOD_SET)
+    );
+}
