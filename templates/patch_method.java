@@ -4,7 +4,7 @@
 {{unassigned_locals}}        try {
             int __pv_c = -1;
 {{body}}
-{{unassigned_out}}            __pv_k[0] = __pv_c;
+            __pv_k[0] = __pv_c;
         } finally {
 {{assigned_out}}        }
 {{trailing_return}}    }

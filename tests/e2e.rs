@@ -12,17 +12,35 @@ fn check_fixture(name: &str) {
 
     let (out, fast) = run(&work, &project.join("patches"), "schemata", 2);
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "run failed:\n{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "run failed:\n{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert_eq!(fast.len(), expected.len());
-    assert_eq!(stdout.lines().count(), expected.len(), "one human line per set:\n{stdout}");
+    assert_eq!(
+        stdout.lines().count(),
+        expected.len(),
+        "one human line per set:\n{stdout}"
+    );
 
     let (_, plain) = run(&work, &project.join("patches"), "plain", 2);
     assert_eq!(plain.len(), fast.len());
     for (f, p) in fast.iter().zip(&plain) {
         assert_eq!(f.set_name(), p.set_name());
         // The differential test: accelerated verdicts equal plain verdicts.
-        assert_eq!(f.succlist, p.succlist, "{}: schemata vs plain", f.set_name());
-        assert_eq!(&f.succlist, &expected[&f.set_name()], "{}: vs verified expectation", f.set_name());
+        assert_eq!(
+            f.succlist,
+            p.succlist,
+            "{}: schemata vs plain",
+            f.set_name()
+        );
+        assert_eq!(
+            &f.succlist,
+            &expected[&f.set_name()],
+            "{}: vs verified expectation",
+            f.set_name()
+        );
         assert_eq!(p.technique.as_deref(), Some("plain"));
         // javac runs once per set when every woven patch compiles, twice when some do not.
         let x = &f.extra;
@@ -43,7 +61,9 @@ fn check_fixture(name: &str) {
     // One JVM per worker for the whole run; each timeout restarts its worker exactly once.
     let mut per_worker: std::collections::BTreeMap<u64, (u64, u64)> = Default::default();
     for f in &fast {
-        let e = per_worker.entry(f.extra["worker"].as_u64().unwrap()).or_default();
+        let e = per_worker
+            .entry(f.extra["worker"].as_u64().unwrap())
+            .or_default();
         e.0 = e.0.max(f.extra["worker_jvm_starts"].as_u64().unwrap());
         e.1 += f.succlist.matches('T').count() as u64;
     }
@@ -69,7 +89,14 @@ fn results_are_appended_and_details_written() {
     init(&project, &work);
     let set = project.join("patches/binsearch_return.json");
     for _ in 0..2 {
-        let out = patchval(&["run", "-w", work.to_str().unwrap(), "-j", "1", set.to_str().unwrap()]);
+        let out = patchval(&[
+            "run",
+            "-w",
+            work.to_str().unwrap(),
+            "-j",
+            "1",
+            set.to_str().unwrap(),
+        ]);
         assert!(out.status.success());
     }
     let lines = results(&work);
@@ -84,7 +111,9 @@ fn results_are_appended_and_details_written() {
         .map(|l| serde_json::from_str(l).unwrap())
         .filter(|v: &serde_json::Value| v["verdict"] == "F")
         .collect();
-    assert!(failing.iter().all(|v| v["test"].as_str().is_some_and(|t| t.contains('#'))));
+    assert!(failing
+        .iter()
+        .all(|v| v["test"].as_str().is_some_and(|t| t.contains('#'))));
     // Compile errors carry javac's message.
     assert!(details.contains("\"verdict\":\"C\""));
 }
@@ -96,7 +125,11 @@ fn a_glob_pattern_selects_sets() {
     init(&project, &work);
     let pattern = format!("{}/patches/acc_*.json", project.display());
     let out = patchval(&["run", "-w", work.to_str().unwrap(), &pattern]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let names: Vec<String> = results(&work).iter().map(|r| r.set_name()).collect();
     assert_eq!(names.len(), 2, "{names:?}");
     assert!(names.iter().all(|n| n.starts_with("acc_")));

@@ -19,7 +19,10 @@ fn shared() -> &'static Shared {
         let java_home: PathBuf = std::env::var_os("JAVA_HOME")
             .map(Into::into)
             .unwrap_or_else(|| "/usr/lib/jvm/java-17-openjdk-amd64".into());
-        let cp = format!("{}:/usr/share/java/junit4.jar:/usr/share/java/hamcrest-core.jar", agent.display());
+        let cp = format!(
+            "{}:/usr/share/java/junit4.jar:/usr/share/java/hamcrest-core.jar",
+            agent.display()
+        );
         let jvm = Jvm::start(&java_home, &cp, &["-Xmx512m".to_string()]).expect("JVM starts");
         Shared { jvm, dir }
     })
@@ -82,7 +85,10 @@ fn woven_code_reaches_rust_and_tests_see_the_selected_patch() {
     let classes = dir.join("classes").display().to_string();
     let before = jvm::choose_calls();
     jvm::select_patch(1);
-    assert_eq!(call(&["runTest", "1", &classes, "t.PickTest", "isEleven"]), ["PASS"]);
+    assert_eq!(
+        call(&["runTest", "1", &classes, "t.PickTest", "isEleven"]),
+        ["PASS"]
+    );
     jvm::select_patch(0);
     let r = call(&["runTest", "1", &classes, "t.PickTest", "isEleven"]);
     assert!(r[0].starts_with("FAIL\tjava.lang.AssertionError"), "{r:?}");
@@ -94,7 +100,12 @@ fn woven_code_reaches_rust_and_tests_see_the_selected_patch() {
 #[test]
 fn compile_errors_come_back_with_lines() {
     let dir = shared().dir.path().join("broken");
-    let r = compile(&dir, "Bad.java", "class Bad {\n int f() { return \"s\"; }\n}\n", "");
+    let r = compile(
+        &dir,
+        "Bad.java",
+        "class Bad {\n int f() { return \"s\"; }\n}\n",
+        "",
+    );
     assert_eq!(r[0], "ERRORS");
     let fields: Vec<&str> = r[1].split('\t').collect();
     assert_eq!(fields[1], "2", "{r:?}");

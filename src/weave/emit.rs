@@ -96,30 +96,25 @@ pub fn patch_method(site: &Site, p: &WovenPatch, outs: &[&Local]) -> String {
         .filter(|l| !l.assigned)
         .map(|l| format!("        {} {};\n", l.ty, l.name))
         .collect();
+    // Locals assigned before the location go out in the `finally` (any way of leaving); the others
+    // only where javac can see them definitely assigned: on normal completion and after `break`.
     let mut assigned_out = String::new();
     let mut unassigned_out = String::new();
     for (j, o) in outs.iter().enumerate() {
         if locals.iter().any(|l| l.name == o.name) {
-            let line = format!("            __pv_o[{j}] = {};\n", o.name);
             if o.assigned {
-                assigned_out.push_str(&line);
+                assigned_out.push_str(&format!("            __pv_o[{j}] = {};\n", o.name));
             } else {
-                unassigned_out.push_str(&line);
+                unassigned_out.push_str(&format!("__pv_o[{j}] = {};\n", o.name));
             }
         }
     }
     let mut body = fill(
-        JUMP_LOOP,
+        PATCHED_STATEMENT,
         &[
-            ("label", ""),
-            ("label_name", ""),
-            ("level", "0"),
-            ("continue_code", "2"),
-            ("break_code", "1"),
-            (
-                "inner",
-                &fill(PATCHED_STATEMENT, &[("statement", p.statement)]),
-            ),
+            ("statement", p.statement),
+            ("normal_out", &unassigned_out),
+            ("break_out", &unassigned_out),
         ],
     );
     for (j, label) in site.labels.iter().enumerate() {
@@ -150,6 +145,12 @@ pub fn patch_method(site: &Site, p: &WovenPatch, outs: &[&Local]) -> String {
     } else {
         format!("        return {};\n", default_value(&site.return_type))
     };
+    // Exceptions caught around the location may leave the unit: its call sits in the same `try`.
+    let mut throws = site.throws.clone();
+    for t in &site.caught {
+        throws.push_str(if throws.is_empty() { "throws " } else { ", " });
+        throws.push_str(t);
+    }
     let type_params = if site.type_params.is_empty() {
         String::new()
     } else {
@@ -163,10 +164,9 @@ pub fn patch_method(site: &Site, p: &WovenPatch, outs: &[&Local]) -> String {
             ("type_params", type_params.trim_end()),
             ("return_type", &site.return_type),
             ("params", &params),
-            ("throws", &site.throws),
+            ("throws", &throws),
             ("unassigned_locals", &unassigned),
             ("body", &body),
-            ("unassigned_out", &unassigned_out),
             ("assigned_out", &assigned_out),
             ("trailing_return", &trailing),
         ],

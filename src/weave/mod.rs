@@ -4,6 +4,7 @@
 //! original statement becomes a stub that asks the runtime which patch to run.
 
 pub mod emit;
+pub mod locals;
 pub mod scope;
 pub mod tokens;
 
@@ -107,7 +108,9 @@ pub fn plan(src: &str, range: Range<usize>, patches: &[String]) -> Result<Plan, 
     let excluded = statements
         .iter()
         .zip(&mentions)
-        .map(|(s, m)| exclusion(&mut p, &site, s, m))
+        .map(|(s, m)| {
+            exclusion(&mut p, &site, s, m).or_else(|| braceless_exclusion(&mut p, src, &site, s))
+        })
         .collect();
     Ok(Plan {
         src: src.to_string(),
@@ -158,8 +161,50 @@ fn exclusion(p: &mut tree_sitter::Parser, site: &Site, stmt: &str, m: &Mentions)
         if !l.assigned && m.names.contains(&l.name) && !m.assigned.contains(&l.name) {
             return Some(format!("`{}` may be unassigned at the location", l.name));
         }
+        // Its value is carried out only on normal completion and unlabelled `break`.
+        if !l.assigned && !m.jump_labels.is_empty() && m.assigned.contains(&l.name) {
+            return Some(format!(
+                "the patch jumps to a label and assigns `{}`, unassigned before the location",
+                l.name
+            ));
+        }
     }
     None
+}
+
+/// In the body of an `if` or loop without braces the patched text must stay exactly one
+/// statement of that parent: `a; b;` or `if (c) a;` before an `else` mean something else in
+/// the plain file than inside the stub's block.
+fn braceless_exclusion(
+    p: &mut tree_sitter::Parser,
+    src: &str,
+    site: &Site,
+    stmt: &str,
+) -> Option<String> {
+    let (parent_start, parent_kind) = site.braceless_parent.as_ref()?;
+    let lead = stmt.len() - stmt.trim_start().len();
+    let (start, end) = (
+        site.target.start + lead,
+        site.target.start + stmt.trim_end().len(),
+    );
+    let text = format!(
+        "{}{stmt}{}",
+        &src[..site.target.start],
+        &src[site.target.end..]
+    );
+    let in_place = p.parse(&text, None).is_some_and(|tree| {
+        let mut n = tree.root_node().descendant_for_byte_range(start, end);
+        while let Some(k) = n.filter(|k| k.start_byte() == start && k.end_byte() == end) {
+            if k.parent().is_some_and(|q| {
+                q.start_byte() == *parent_start && q.kind() == parent_kind.as_str()
+            }) {
+                return error_nodes(tree.root_node()) == 0;
+            }
+            n = k.parent();
+        }
+        false
+    });
+    (!in_place).then(|| "the patch is not one statement in place of a body without braces".into())
 }
 
 impl Plan {

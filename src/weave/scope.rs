@@ -1,6 +1,10 @@
 //! Static facts about a patch location, read from the tree-sitter tree: the statement(s) to
 //! replace, the enclosing method and class body, the locals in scope, enclosing labels and loops.
 
+use super::locals::{
+    collect_block_locals, collect_catch_local, collect_caught, collect_loop_locals, collect_params,
+    collect_resources,
+};
 use std::ops::Range;
 use tree_sitter::Node;
 
@@ -69,6 +73,12 @@ pub struct Site {
     /// The target ends the body of a non-void method: the stub must not complete normally,
     /// and every patch that could would fail javac's missing-return check in its context copy.
     pub ends_method: bool,
+    /// When the target is the body of an `if`/loop without braces: the start byte and kind of
+    /// that statement (a patch there must stay exactly one statement of the same parent).
+    pub braceless_parent: Option<(usize, String)>,
+    /// Exception types caught around the location (`catch` clauses of enclosing `try` bodies),
+    /// which a generated method may throw at its call in the stub.
+    pub caught: Vec<String>,
 }
 
 const STATEMENTS: &[&str] = &[
@@ -203,6 +213,10 @@ pub fn analyse(src: &str, root: Node, range: Range<usize>) -> Result<Site, Unsup
             return unsupported("the location is a super(...)/this(...) call");
         }
     }
+    let braceless_parent = last
+        .parent()
+        .filter(|p| !BLOCKS.contains(&p.kind()))
+        .map(|p| (p.start_byte(), p.kind().to_string()));
     let last_in_block = last.next_named_sibling().is_none()
         && last.parent().is_some_and(|p| BLOCKS.contains(&p.kind()));
     let body_of_method = last.parent().and_then(|b| b.parent()).filter(|m| {
@@ -215,6 +229,7 @@ pub fn analyse(src: &str, root: Node, range: Range<usize>) -> Result<Site, Unsup
     let mut in_loop = false;
     let mut breakable = false;
     let mut locals: Vec<Local> = Vec::new();
+    let mut caught = Vec::new();
     let mut child = first;
     let mut cur = first.parent();
     let method = loop {
@@ -255,8 +270,14 @@ pub fn analyse(src: &str, root: Node, range: Range<usize>) -> Result<Site, Unsup
             "try_with_resources_statement" => collect_resources(src, p, child, &mut locals),
             _ => {}
         }
+        if matches!(p.kind(), "try_statement" | "try_with_resources_statement")
+            && p.child_by_field_name("body")
+                .is_some_and(|b| b.id() == child.id())
+        {
+            collect_caught(src, p, &mut caught);
+        }
         if BLOCKS.contains(&p.kind()) {
-            collect_block_locals(src, p, child, &mut locals);
+            collect_block_locals(src, p, child, target.start, &mut locals);
         }
         child = p;
         cur = p.parent();
@@ -296,7 +317,6 @@ pub fn analyse(src: &str, root: Node, range: Range<usize>) -> Result<Site, Unsup
     let name_node = method
         .child_by_field_name("name")
         .ok_or_else(|| Unsupported("method without a name".into()))?;
-    let return_type_text;
     let return_type = if is_constructor {
         "void".to_string()
     } else {
@@ -310,7 +330,7 @@ pub fn analyse(src: &str, root: Node, range: Range<usize>) -> Result<Site, Unsup
             .unwrap_or_default();
         format!("{t}{dims}")
     };
-    return_type_text = return_type.clone();
+    let return_type_text = return_type.clone();
     let in_interface = method
         .parent()
         .is_some_and(|p| p.kind() == "interface_body");
@@ -339,6 +359,8 @@ pub fn analyse(src: &str, root: Node, range: Range<usize>) -> Result<Site, Unsup
         ends_method: last_in_block
             && body_of_method.is_some()
             && return_type_is_value(&return_type_text),
+        braceless_parent,
+        caught,
     })
 }
 
@@ -359,224 +381,6 @@ fn siblings_between<'t>(first: Node<'t>, last: Node<'t>) -> Vec<Node<'t>> {
         }
     }
     out
-}
-
-fn has_final(src: &str, decl: Node) -> bool {
-    let mut c = decl.walk();
-    let found = decl
-        .children(&mut c)
-        .any(|k| k.kind() == "modifiers" && text(src, k).split_whitespace().any(|w| w == "final"));
-    found
-}
-
-fn declared(
-    src: &str,
-    ty: &str,
-    is_final: bool,
-    declarator: Node,
-    assigned: bool,
-) -> Option<Local> {
-    let name = text(src, declarator.child_by_field_name("name")?).to_string();
-    let dims = declarator
-        .child_by_field_name("dimensions")
-        .map(|d| text(src, d).to_string())
-        .unwrap_or_default();
-    let unusable = (ty == "var").then(|| format!("`{name}` is declared with `var`"));
-    Some(Local {
-        name,
-        ty: format!("{ty}{dims}"),
-        is_final,
-        assigned,
-        unusable,
-    })
-}
-
-/// Locals declared by statements of `block` that precede `child`.
-fn collect_block_locals(src: &str, block: Node, child: Node, out: &mut Vec<Local>) {
-    let mut c = block.walk();
-    let before: Vec<Node> = block
-        .named_children(&mut c)
-        .take_while(|s| s.id() != child.id())
-        .collect();
-    for (i, s) in before.iter().enumerate().rev() {
-        if s.kind() != "local_variable_declaration" {
-            continue;
-        }
-        let Some(ty) = s.child_by_field_name("type") else {
-            continue;
-        };
-        let ty = text(src, ty).to_string();
-        let fin = has_final(src, *s);
-        let mut dc = s.walk();
-        for d in s.children_by_field_name("declarator", &mut dc) {
-            let name = d
-                .child_by_field_name("name")
-                .map(|n| text(src, n))
-                .unwrap_or("");
-            let assigned = d.child_by_field_name("value").is_some()
-                || before[i + 1..]
-                    .iter()
-                    .any(|later| assigns_plainly(src, *later, name));
-            if let Some(l) = declared(src, &ty, fin, d, assigned) {
-                out.push(l);
-            }
-        }
-    }
-}
-
-/// `name = ...;` as a whole statement (a conservative definite-assignment rule).
-fn assigns_plainly(src: &str, stmt: Node, name: &str) -> bool {
-    if stmt.kind() != "expression_statement" {
-        return false;
-    }
-    let Some(e) = stmt.named_child(0) else {
-        return false;
-    };
-    e.kind() == "assignment_expression"
-        && e.child_by_field_name("left")
-            .is_some_and(|l| l.kind() == "identifier" && text(src, l) == name)
-        && e.child_by_field_name("operator")
-            .is_some_and(|o| text(src, o) == "=")
-}
-
-fn collect_loop_locals(src: &str, lp: Node, child: Node, out: &mut Vec<Local>) {
-    match lp.kind() {
-        "for_statement" => {
-            let mut c = lp.walk();
-            for init in lp.children_by_field_name("init", &mut c) {
-                if init.kind() == "local_variable_declaration" && init.id() != child.id() {
-                    let Some(ty) = init.child_by_field_name("type") else {
-                        continue;
-                    };
-                    let ty = text(src, ty).to_string();
-                    let fin = has_final(src, init);
-                    let mut dc = init.walk();
-                    for d in init.children_by_field_name("declarator", &mut dc) {
-                        let assigned = d.child_by_field_name("value").is_some();
-                        if let Some(l) = declared(src, &ty, fin, d, assigned) {
-                            out.push(l);
-                        }
-                    }
-                }
-            }
-        }
-        "enhanced_for_statement" => {
-            if lp
-                .child_by_field_name("body")
-                .is_some_and(|b| b.id() == child.id())
-            {
-                let ty = lp
-                    .child_by_field_name("type")
-                    .map(|t| text(src, t).to_string());
-                let name = lp
-                    .child_by_field_name("name")
-                    .map(|t| text(src, t).to_string());
-                if let (Some(ty), Some(name)) = (ty, name) {
-                    let dims = lp
-                        .child_by_field_name("dimensions")
-                        .map(|d| text(src, d).to_string())
-                        .unwrap_or_default();
-                    out.push(Local {
-                        unusable: (ty == "var").then(|| format!("`{name}` is declared with `var`")),
-                        name,
-                        ty: format!("{ty}{dims}"),
-                        is_final: has_final(src, lp),
-                        assigned: true,
-                    });
-                }
-            }
-        }
-        _ => {}
-    }
-}
-
-fn collect_catch_local(src: &str, clause: Node, out: &mut Vec<Local>) {
-    let mut c = clause.walk();
-    for p in clause.named_children(&mut c) {
-        if p.kind() != "catch_formal_parameter" {
-            continue;
-        }
-        let name = p
-            .child_by_field_name("name")
-            .map(|n| text(src, n).to_string());
-        let mut tc = p.walk();
-        let ty = p.named_children(&mut tc).find(|k| k.kind() == "catch_type");
-        if let (Some(name), Some(ty)) = (name, ty) {
-            let t = text(src, ty).to_string();
-            out.push(Local {
-                unusable: t
-                    .contains('|')
-                    .then(|| format!("`{name}` has a union type")),
-                name,
-                ty: t,
-                is_final: has_final(src, p),
-                assigned: true,
-            });
-        }
-    }
-}
-
-fn collect_resources(src: &str, stmt: Node, child: Node, out: &mut Vec<Local>) {
-    if !stmt
-        .child_by_field_name("body")
-        .is_some_and(|b| b.id() == child.id())
-    {
-        return;
-    }
-    let Some(spec) = stmt.child_by_field_name("resources") else {
-        return;
-    };
-    let mut c = spec.walk();
-    for r in spec.named_children(&mut c) {
-        let ty = r
-            .child_by_field_name("type")
-            .map(|t| text(src, t).to_string());
-        let name = r
-            .child_by_field_name("name")
-            .map(|t| text(src, t).to_string());
-        if let (Some(ty), Some(name)) = (ty, name) {
-            out.push(Local {
-                unusable: (ty == "var").then(|| format!("`{name}` is declared with `var`")),
-                name,
-                ty,
-                is_final: true,
-                assigned: true,
-            });
-        }
-    }
-}
-
-fn collect_params(src: &str, params: Node, out: &mut Vec<Local>) {
-    let mut c = params.walk();
-    for p in params.named_children(&mut c) {
-        match p.kind() {
-            "formal_parameter" => {
-                let Some(ty) = p.child_by_field_name("type") else {
-                    continue;
-                };
-                let ty = text(src, ty).to_string();
-                if let Some(l) = declared(src, &ty, has_final(src, p), p, true) {
-                    out.push(l);
-                }
-            }
-            "spread_parameter" => {
-                let mut k = p.walk();
-                let kids: Vec<Node> = p.named_children(&mut k).collect();
-                let ty = kids
-                    .iter()
-                    .find(|n| n.kind() != "modifiers" && n.kind() != "variable_declarator")
-                    .map(|n| text(src, *n).to_string());
-                let decl = kids.iter().find(|n| n.kind() == "variable_declarator");
-                if let (Some(ty), Some(d)) = (ty, decl) {
-                    if let Some(l) = declared(src, &format!("{ty}[]"), has_final(src, p), *d, true)
-                    {
-                        out.push(l);
-                    }
-                }
-            }
-            _ => {}
-        }
-    }
 }
 
 #[cfg(test)]

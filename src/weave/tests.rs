@@ -205,3 +205,132 @@ fn unsupported_locations_are_reported() {
     let p = plan_for("sum += i;", &["int k = 1; sum += k;", "sum += i; // note"]);
     assert!(p.excluded[0].is_some() && p.excluded[1].is_some());
 }
+
+const SNIPPETS: &str = r#"package p;
+
+public class Snip {
+    static int braceless(int[] xs, boolean c) {
+        int sum = 0;
+        for (int i = 0; i < xs.length; i++) {
+            if (xs[i] > 0)
+                sum += xs[i];
+            else
+                sum--;
+        }
+        int x;
+        int y = 0;
+        if (c) x = 1; else x = 2;
+        y = sum;
+        return x + y;
+    }
+
+    static String unassigned(int n) {
+        int found;
+        for (int i = 0; ; i++) {
+            if (i * i >= n) {
+                found = i;
+                break;
+            }
+        }
+        return "r" + found;
+    }
+
+    static int caught(String s) {
+        try {
+            if (s == null) throw new java.io.IOException();
+            int n = s.length();
+            n++;
+            return n;
+        } catch (java.io.IOException | IllegalStateException e) {
+            return -1;
+        }
+    }
+}
+"#;
+
+fn snippet_plan(unpatched: &str, patches: &[&str]) -> Plan {
+    let start = SNIPPETS
+        .find(unpatched)
+        .expect("unpatched text in SNIPPETS");
+    let patches: Vec<String> = patches.iter().map(|s| s.to_string()).collect();
+    plan(SNIPPETS, start..start + unpatched.len(), &patches).expect("plan")
+}
+
+fn snippet_errors(woven: &Woven) -> Vec<usize> {
+    let w = Woven {
+        text: woven.text.replace("public class Snip", "public class Calc"),
+        ..woven.clone()
+    };
+    javac_errors(&w)
+}
+
+#[test]
+fn braceless_bodies_take_exactly_one_statement() {
+    // Plain `if (c) sum += 1; break;` runs `break` always, and `if (c) ;`-less `""` is no statement.
+    let p = snippet_plan(
+        "sum += xs[i];",
+        &[
+            "sum += 2;",
+            "sum += 1; break;",
+            "",
+            "if (sum > 3) sum = 0;",
+            "{ sum++; break; }",
+        ],
+    );
+    let why = |i: usize| p.excluded[i].as_deref().unwrap_or("");
+    assert!(
+        p.excluded[0].is_none() && p.excluded[4].is_none(),
+        "{:?}",
+        p.excluded
+    );
+    assert!(why(1).contains("braces") && why(2).contains("braces"));
+    // A trailing `if` without `else` would capture the body's `else` in the plain file.
+    assert!(why(3).contains("braces"), "{:?}", p.excluded);
+    let woven = p.weave(&p.weavable(), true, false, 0).unwrap();
+    assert!(snippet_errors(&woven).is_empty(), "{}", woven.text);
+}
+
+#[test]
+fn locals_maybe_assigned_are_neither_passed_nor_replaced() {
+    // `x` is assigned in both branches: javac sees it assigned, the weaver cannot tell; writing a
+    // default back for patches that do not touch it would clobber its value.
+    let p = snippet_plan("y = sum;", &["x = 7;", "y = sum + 1;"]);
+    assert!(p.excluded[0].as_deref().unwrap().contains("may or may not"));
+    assert!(p.excluded[1].is_none());
+    let woven = p.weave(&[1], false, false, 0).unwrap();
+    assert!(!woven.text.contains("x = __pv_o"), "{}", woven.text);
+}
+
+#[test]
+fn unassigned_locals_leave_on_normal_completion_and_break() {
+    let p = snippet_plan(
+        "found = i;\n                break;",
+        &[
+            "found = i + 1; break;",
+            "if (i > 2) { found = 9; break; } found = i; break;",
+        ],
+    );
+    assert_eq!(p.weavable(), vec![0, 1]);
+    let woven = p.weave(&[0, 1], true, false, 0).unwrap();
+    assert!(snippet_errors(&woven).is_empty(), "{}", woven.text);
+    let p = snippet_plan("found = i;", &["found = i * 2;", "found = 1; break outer;"]);
+    assert!(p.excluded[0].is_none());
+    assert!(p.excluded[1].as_deref().unwrap().contains("label"));
+}
+
+#[test]
+fn exceptions_caught_around_the_location_may_leave_the_unit() {
+    let p = snippet_plan(
+        "n++;",
+        &[
+            "if (n > 0) throw new java.io.IOException();",
+            "if (n > 1) throw new IllegalStateException();",
+        ],
+    );
+    assert_eq!(
+        p.site.caught,
+        vec!["java.io.IOException", "IllegalStateException"]
+    );
+    let woven = p.weave(&[0, 1], true, false, 0).unwrap();
+    assert!(snippet_errors(&woven).is_empty(), "{}", woven.text);
+}
