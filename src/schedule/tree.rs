@@ -283,14 +283,14 @@ mod tests {
             })
         }
         fn visits(&self, path: &[String]) -> bool {
-            path.len() < self.max_depth && self.hash(path) % 4 != 0
+            path.len() < self.max_depth && !self.hash(path).is_multiple_of(4)
         }
         fn change(&self, patch: usize, path: &[String]) -> String {
             let v = mix(self.hash(path), self.behaviours[patch]) % self.domain;
             format!("c{v}")
         }
         fn result(&self, path: &[String]) -> bool {
-            self.hash(path) % 3 != 0
+            !self.hash(path).is_multiple_of(3)
         }
         /// Plain enumeration: one run per patch; returns the result and the behaviour path.
         fn plain(&self, patch: usize) -> (bool, Vec<String>) {
