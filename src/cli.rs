@@ -64,6 +64,9 @@ enum Command {
         jobs: Option<usize>,
         #[arg(long, value_enum, default_value = "schemata")]
         technique: Technique,
+        /// Run every woven patch in its own rounds (no deduplication of test-equivalent patches).
+        #[arg(long = "no-dedup")]
+        no_dedup: bool,
         /// Patch set files, directories or glob patterns.
         #[arg(required = true)]
         patchsets: Vec<String>,
@@ -168,6 +171,7 @@ pub fn main() -> i32 {
             work_dir,
             jobs,
             technique,
+            no_dedup,
             patchsets,
         } => {
             init_logging("info");
@@ -178,7 +182,13 @@ pub fn main() -> i32 {
                         .unwrap_or(1)
                 })
                 .max(1);
-            match crate::run::run(&WorkDir::new(&work_dir), &patchsets, jobs, technique) {
+            match crate::run::run(
+                &WorkDir::new(&work_dir),
+                &patchsets,
+                jobs,
+                technique,
+                !no_dedup,
+            ) {
                 Ok(summary) if summary.all_validated() => exit::OK,
                 Ok(_) => exit::PARTIAL,
                 Err(e) => {

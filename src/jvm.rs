@@ -1,12 +1,13 @@
 //! The embedded JVM of a worker process: start-up through the invocation API, native methods
 //! registered for the woven code (`patchval.agent.Rt`), and string-array calls into the agent.
 
-use jni::objects::{JObject, JObjectArray, JString};
-use jni::sys::{jclass, jint, JNIEnv};
-use jni::{jni_sig, jni_str, Env, InitArgsBuilder, JNIVersion, JavaVM, NativeMethod};
+use crate::schedule::session;
+use jni::objects::{JClass, JObject, JObjectArray, JString};
+use jni::sys::{jboolean, jclass, jint, JNIEnv};
+use jni::{jni_sig, jni_str, Env, EnvUnowned, InitArgsBuilder, JNIVersion, JavaVM, NativeMethod};
 use std::ffi::c_void;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicI32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Errors of the embedded JVM.
 #[derive(Debug, thiserror::Error)]
@@ -19,21 +20,49 @@ pub enum JvmError {
     Call(String),
 }
 
-/// The patch the woven code runs this round (-1: the original code); read by `Rt.choose`.
-static CURRENT_PATCH: AtomicI32 = AtomicI32::new(-1);
 /// How many times woven code asked which patch to run (telemetry and sanity checks).
 static CHOOSE_CALLS: AtomicU64 = AtomicU64::new(0);
 
-/// `patchval.agent.Rt.choose(int site)`: a raw `extern "system"` function, registered with
-/// RegisterNatives, on the hot path of every patched location.
+// The natives of `patchval.agent.Rt`: raw `extern "system"` functions registered with
+// RegisterNatives, on the hot path of every patched location; the logic is in `schedule::session`.
+
 extern "system" fn rt_choose(_env: *mut JNIEnv, _class: jclass, _site: jint) -> jint {
     CHOOSE_CALLS.fetch_add(1, Ordering::Relaxed);
-    CURRENT_PATCH.load(Ordering::Relaxed)
+    session::choose()
 }
 
-/// Selects the patch that woven code will run from now on.
+extern "system" fn rt_tree(_env: *mut JNIEnv, _class: jclass, _site: jint) -> jboolean {
+    session::is_tree()
+}
+
+extern "system" fn rt_begin(_env: *mut JNIEnv, _class: jclass, _site: jint) -> jint {
+    session::begin()
+}
+
+extern "system" fn rt_patch_at(_env: *mut JNIEnv, _class: jclass, _site: jint, k: jint) -> jint {
+    session::patch_at(k)
+}
+
+extern "system" fn rt_report<'local>(
+    mut env: EnvUnowned<'local>,
+    _class: JClass<'local>,
+    _site: jint,
+    patch: jint,
+    change: JString<'local>,
+) {
+    let text = env
+        .with_env(|env| -> jni::errors::Result<String> { change.try_to_string(env) })
+        .resolve::<jni::errors::ThrowRuntimeExAndDefault>();
+    session::report(patch, text);
+}
+
+extern "system" fn rt_decide(_env: *mut JNIEnv, _class: jclass, _site: jint) -> jint {
+    session::decide()
+}
+
+/// Selects the patch that woven code runs in the following sequential rounds.
 pub fn select_patch(patch: i32) {
-    CURRENT_PATCH.store(patch, Ordering::Relaxed);
+    session::sequential(patch);
 }
 
 /// Number of times woven code reached a patched location so far.
@@ -79,15 +108,42 @@ impl Jvm {
         self.vm
             .attach_current_thread(|env: &mut Env| -> jni::errors::Result<()> {
                 let class = env.find_class(jni_str!("patchval/agent/Rt"))?;
-                // SAFETY: `rt_choose` has the C ABI of a static native `int choose(int)`.
-                let methods = [unsafe {
-                    NativeMethod::from_raw_parts(
-                        jni_str!("choose"),
-                        jni_str!("(I)I"),
-                        rt_choose as *mut c_void,
-                    )
-                }];
-                // SAFETY: the signature above matches `rt_choose`, which is static.
+                // SAFETY: each function has the C ABI of the static native with that signature.
+                let methods = unsafe {
+                    [
+                        NativeMethod::from_raw_parts(
+                            jni_str!("choose"),
+                            jni_str!("(I)I"),
+                            rt_choose as *mut c_void,
+                        ),
+                        NativeMethod::from_raw_parts(
+                            jni_str!("tree"),
+                            jni_str!("(I)Z"),
+                            rt_tree as *mut c_void,
+                        ),
+                        NativeMethod::from_raw_parts(
+                            jni_str!("begin"),
+                            jni_str!("(I)I"),
+                            rt_begin as *mut c_void,
+                        ),
+                        NativeMethod::from_raw_parts(
+                            jni_str!("patchAt"),
+                            jni_str!("(II)I"),
+                            rt_patch_at as *mut c_void,
+                        ),
+                        NativeMethod::from_raw_parts(
+                            jni_str!("report"),
+                            jni_str!("(IILjava/lang/String;)V"),
+                            rt_report as *mut c_void,
+                        ),
+                        NativeMethod::from_raw_parts(
+                            jni_str!("decide"),
+                            jni_str!("(I)I"),
+                            rt_decide as *mut c_void,
+                        ),
+                    ]
+                };
+                // SAFETY: the signatures above match the functions, all static.
                 unsafe { env.register_native_methods(&class, &methods) }
             })
             .map_err(|e| JvmError::Start(format!("registering natives of patchval.agent.Rt: {e}")))

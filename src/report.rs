@@ -22,8 +22,24 @@ pub struct Extra {
     pub worker_jvm_starts: u32,
     /// JVM starts caused by this set (fresh JVMs in plain mode, restarts after timeouts otherwise).
     pub jvm_starts: u32,
-    /// Test executions.
+    /// Test executions (sequential rounds plus tree rounds).
     pub rounds: u64,
+    /// Rounds that explored a state-transition tree.
+    pub tree_rounds: u64,
+    /// Woven patches deduplicated through the tree.
+    pub tree_patches: usize,
+    /// Tests that ran their patches through a tree, and the classes they found in all.
+    pub tree_tests: usize,
+    pub classes: usize,
+    /// Tests whose tree split the patches into several classes: test → [rounds, classes].
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub split_tests: BTreeMap<String, [u64; 2]>,
+    /// Why woven patches ran sequentially (reason → count).
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub sequential_reasons: BTreeMap<String, usize>,
+    /// Tests whose tree was abandoned for sequential rounds, with the reason.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub tree_fallbacks: Vec<String>,
     pub patches: usize,
     pub woven: usize,
     pub fallback: usize,

@@ -37,6 +37,7 @@ pub fn run(
     args: &[String],
     jobs: usize,
     technique: Technique,
+    dedup: bool,
 ) -> anyhow::Result<Summary> {
     let state = wd.load()?;
     let paths = patchset::expand(args)?;
@@ -48,6 +49,7 @@ pub fn run(
         state: &state,
         tests: &tests,
         agent_jar,
+        dedup,
     };
     let mut reporter = Reporter::open(&wd.results(), &wd.details())
         .with_context(|| format!("opening {}", wd.results().display()))?;

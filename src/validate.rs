@@ -7,7 +7,7 @@ use crate::patchset;
 use crate::pool::Worker;
 use crate::project::join_path;
 use crate::report::{Extra, SetResult};
-use crate::schedule::execute_patch;
+use crate::schedule::{execute, Telemetry};
 use crate::weave;
 use crate::workdir::{State, TestRecord, WorkDir};
 use std::path::{Path, PathBuf};
@@ -20,6 +20,8 @@ pub struct RunContext<'a> {
     /// Tests in execution order.
     pub tests: &'a [TestRecord],
     pub agent_jar: PathBuf,
+    /// Deduplicate test-equivalent patches through the state-transition tree.
+    pub dedup: bool,
 }
 
 impl RunContext<'_> {
@@ -82,101 +84,40 @@ pub fn schemata(
 ) -> SetResult {
     let started = Instant::now();
     let starts_before = worker.jvm_starts;
-    let mut extra = Extra {
-        worker: worker_id,
-        ..Extra::default()
+    let mut v = SetValidation {
+        extra: Extra {
+            worker: worker_id,
+            ..Extra::default()
+        },
+        outcomes: vec![None; set.patches.len()],
+        fallback: Vec::new(),
     };
-    let n = set.patches.len();
-    let mut outcomes: Vec<Option<Outcome>> = vec![None; n];
-    let mut fallback: Vec<(usize, String)> = Vec::new();
-    let mut technique = "schemata";
-    let classpath_of = |overlay: &Path| ctx.wd.test_classpath(ctx.state, Some(overlay));
-
-    match weave::plan(&set.original_text(), set.unpatched_range(), &set.patches) {
+    let technique = match weave::plan(&set.original_text(), set.unpatched_range(), &set.patches) {
+        Ok(mut plan) => {
+            if ctx.dedup {
+                plan.enable_tree(&|q, name, arity| ctx.state.purity.call_is_pure(q, name, arity));
+            }
+            v.woven(ctx, worker, worker_id, set, &plan);
+            "schemata"
+        }
         Err(why) => {
-            technique = "fallback";
-            extra.fallback_reasons.push(why.0.clone());
-            fallback.extend((0..n).map(|i| (i, why.0.clone())));
+            v.extra.fallback_reasons.push(why.0.clone());
+            v.fallback
+                .extend((0..set.patches.len()).map(|i| (i, why.0.clone())));
+            "fallback"
         }
-        Ok(plan) => {
-            let setup = ctx.setup(worker_id, "schemata", set);
-            match compile_schemata(worker, &setup, &plan) {
-                Err(e) => {
-                    let why = format!("compiling the schemata: {e}");
-                    extra.fallback_reasons.push(why.clone());
-                    fallback.extend((0..n).map(|i| (i, why.clone())));
-                }
-                Ok(s) => {
-                    extra.javac_invocations = s.javac_invocations;
-                    extra.compile_ms += s.millis;
-                    extra.terminal_stub = s.terminal_stub;
-                    for (i, msg) in &s.compile_errors {
-                        outcomes[*i] = Some(
-                            Outcome::new(Verdict::CompileError, Phase::Compile)
-                                .with_detail(msg.clone()),
-                        );
-                    }
-                    for (i, why) in &s.fallback {
-                        fallback.push((*i, why.clone()));
-                    }
-                    if let Some(woven) = &s.woven {
-                        extra.woven = woven.patches.len();
-                        let t = Instant::now();
-                        let cp = classpath_of(&setup.overlay);
-                        for &i in &woven.patches {
-                            let ex =
-                                execute_patch(worker, &cp, ctx.tests, i as i32, Phase::Execute);
-                            extra.rounds += ex.rounds;
-                            outcomes[i] = Some(ex.outcome);
-                        }
-                        extra.run_ms += t.elapsed().as_secs_f64() * 1000.0;
-                    }
-                }
-            }
-        }
-    }
+    };
+    v.one_by_one(ctx, worker, worker_id, set);
 
-    // Patches that could not be woven: their own compile, the same JVM.
-    fallback.sort();
-    extra.fallback = fallback.len();
-    let setup = ctx.setup(worker_id, "single", set);
-    for (i, why) in fallback {
-        if !extra.fallback_reasons.contains(&why) {
-            extra.fallback_reasons.push(why.clone());
-        }
-        let t = Instant::now();
-        extra.fallback_compiles += 1;
-        let diags = setup.compile(worker, &set.patched_text(i));
-        extra.compile_ms += t.elapsed().as_secs_f64() * 1000.0;
-        outcomes[i] = Some(match diags {
-            Err(e) => {
-                Outcome::new(Verdict::Error, Phase::Fallback).with_detail(format!("compiling: {e}"))
-            }
-            Ok(d) if !d.is_empty() => Outcome::new(Verdict::CompileError, Phase::Fallback)
-                .with_detail(format!("line {}: {}", d[0].line, d[0].message)),
-            Ok(_) => {
-                let t = Instant::now();
-                let ex = execute_patch(
-                    worker,
-                    &classpath_of(&setup.overlay),
-                    ctx.tests,
-                    -1,
-                    Phase::Fallback,
-                );
-                extra.rounds += ex.rounds;
-                extra.run_ms += t.elapsed().as_secs_f64() * 1000.0;
-                ex.outcome
-            }
-        });
-    }
-
+    let mut extra = v.extra;
     extra.worker_jvm_starts = worker.jvm_starts;
     extra.jvm_starts = worker.jvm_starts - starts_before;
     extra.total_ms = started.elapsed().as_secs_f64() * 1000.0;
     let mut r = SetResult {
         patches_path: path.display().to_string(),
         technique: Some(technique.to_string()),
-        outcomes: outcomes
+        outcomes: v
+            .outcomes
             .into_iter()
             .map(|o| {
                 o.unwrap_or_else(|| {
@@ -189,4 +130,133 @@ pub fn schemata(
     };
     r.finish_counts();
     r
+}
+
+/// What validating one set has found so far.
+struct SetValidation {
+    extra: Extra,
+    outcomes: Vec<Option<Outcome>>,
+    /// Patches to validate one by one, with the reason.
+    fallback: Vec<(usize, String)>,
+}
+
+impl SetValidation {
+    fn absorb(&mut self, t: &Telemetry) {
+        self.extra.rounds += t.rounds;
+        self.extra.tree_rounds += t.tree_rounds;
+        for (test, rounds, classes) in &t.trees {
+            self.extra.tree_tests += 1;
+            self.extra.classes += classes;
+            if *classes > 1 {
+                self.extra
+                    .split_tests
+                    .insert(test.clone(), [*rounds, *classes as u64]);
+            }
+        }
+        self.extra
+            .tree_fallbacks
+            .extend(t.fallbacks.iter().cloned());
+    }
+
+    /// Compiles the schemata and runs the tests of every woven patch.
+    fn woven(
+        &mut self,
+        ctx: &RunContext,
+        worker: &mut Worker,
+        worker_id: usize,
+        set: &PatchSet,
+        plan: &weave::Plan,
+    ) {
+        let setup = ctx.setup(worker_id, "schemata", set);
+        let s = match compile_schemata(worker, &setup, plan) {
+            Ok(s) => s,
+            Err(e) => {
+                let why = format!("compiling the schemata: {e}");
+                self.extra.fallback_reasons.push(why.clone());
+                self.fallback
+                    .extend((0..set.patches.len()).map(|i| (i, why.clone())));
+                return;
+            }
+        };
+        self.extra.javac_invocations = s.javac_invocations;
+        self.extra.compile_ms += s.millis;
+        self.extra.terminal_stub = s.terminal_stub;
+        for (i, msg) in &s.compile_errors {
+            self.outcomes[*i] =
+                Some(Outcome::new(Verdict::CompileError, Phase::Compile).with_detail(msg.clone()));
+        }
+        self.fallback
+            .extend(s.fallback.iter().map(|(i, why)| (*i, why.clone())));
+        let Some(woven) = &s.woven else { return };
+        self.extra.woven = woven.patches.len();
+        let tree: Vec<usize> = woven
+            .patches
+            .iter()
+            .copied()
+            .filter(|&i| plan.tree[i].is_ok())
+            .collect();
+        self.extra.tree_patches = tree.len();
+        for &i in &woven.patches {
+            if let Err(why) = &plan.tree[i] {
+                *self
+                    .extra
+                    .sequential_reasons
+                    .entry(why.clone())
+                    .or_default() += 1;
+            }
+        }
+        let t = Instant::now();
+        let cp = ctx.wd.test_classpath(ctx.state, Some(&setup.overlay));
+        let (done, telemetry) = execute(
+            worker,
+            &cp,
+            ctx.tests,
+            &woven.patches,
+            &tree,
+            Phase::Execute,
+        );
+        self.absorb(&telemetry);
+        for (i, o) in done {
+            self.outcomes[i] = Some(o);
+        }
+        self.extra.run_ms += t.elapsed().as_secs_f64() * 1000.0;
+    }
+
+    /// Patches that could not be woven: their own compile and their own rounds, in the same JVM.
+    fn one_by_one(
+        &mut self,
+        ctx: &RunContext,
+        worker: &mut Worker,
+        worker_id: usize,
+        set: &PatchSet,
+    ) {
+        let mut fallback = std::mem::take(&mut self.fallback);
+        fallback.sort();
+        self.extra.fallback = fallback.len();
+        let setup = ctx.setup(worker_id, "single", set);
+        let cp = ctx.wd.test_classpath(ctx.state, Some(&setup.overlay));
+        for (i, why) in fallback {
+            if !self.extra.fallback_reasons.contains(&why) {
+                self.extra.fallback_reasons.push(why);
+            }
+            let t = Instant::now();
+            self.extra.fallback_compiles += 1;
+            let diags = setup.compile(worker, &set.patched_text(i));
+            self.extra.compile_ms += t.elapsed().as_secs_f64() * 1000.0;
+            self.outcomes[i] = Some(match diags {
+                Err(e) => Outcome::new(Verdict::Error, Phase::Fallback)
+                    .with_detail(format!("compiling: {e}")),
+                Ok(d) if !d.is_empty() => Outcome::new(Verdict::CompileError, Phase::Fallback)
+                    .with_detail(format!("line {}: {}", d[0].line, d[0].message)),
+                Ok(_) => {
+                    let t = Instant::now();
+                    let (mut done, telemetry) =
+                        execute(worker, &cp, ctx.tests, &[i], &[], Phase::Fallback);
+                    self.absorb(&telemetry);
+                    self.extra.run_ms += t.elapsed().as_secs_f64() * 1000.0;
+                    done.remove(&i).expect("execute decides every patch")
+                }
+            });
+        }
+    }
 }

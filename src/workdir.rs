@@ -40,6 +40,9 @@ pub struct State {
     pub tests: Vec<TestRecord>,
     /// Test classes or methods that could not be used, with the reason.
     pub excluded: Vec<(String, String)>,
+    /// Which methods of the project and its dependencies change no state (for tree eligibility).
+    #[serde(default)]
+    pub purity: crate::project::purity::Purity,
     pub init_seconds: f64,
 }
 

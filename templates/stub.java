@@ -1,8 +1,9 @@
 { // patchval: stub choosing among {{count}} patches at site {{site}}
 final int[] __pv_k = new int[1];
-final Object[] __pv_o = new Object[{{outs}}];
-{{result_decl}}try {
-switch (patchval.agent.Rt.choose({{site}})) {
+Object[] __pv_o = new Object[{{outs}}];
+java.util.Arrays.fill(__pv_o, __pv_o);
+{{result_decl}}{{tree}}try {
+{{tree_replay}}switch (patchval.agent.Rt.choose({{site}})) {
 {{cases}}default: throw new IllegalStateException("patchval: no patch selected at site {{site}}");
 }
 } finally {

@@ -148,6 +148,17 @@ impl Worker {
         req: &Request,
         timeout: Option<Duration>,
     ) -> Result<Response, PoolError> {
+        self.call_streaming(req, timeout, |_| {})
+    }
+
+    /// Like `call`, for requests answered in several messages: each partial answer goes to
+    /// `partial`, and `timeout` applies to the wait for every message anew.
+    pub fn call_streaming(
+        &mut self,
+        req: &Request,
+        timeout: Option<Duration>,
+        mut partial: impl FnMut(Response),
+    ) -> Result<Response, PoolError> {
         let line = serde_json::to_string(req).expect("requests serialize");
         if writeln!(self.stdin, "{line}")
             .and_then(|_| self.stdin.flush())
@@ -157,28 +168,34 @@ impl Worker {
             self.restart()?;
             return Err(PoolError::Died(why));
         }
-        let got = match timeout {
-            Some(t) => self.rx.recv_timeout(t),
-            None => self.rx.recv().map_err(|_| RecvTimeoutError::Disconnected),
-        };
-        match got {
-            Ok(Ok(resp)) => match resp.error {
-                Some(e) => Err(PoolError::Agent(e)),
-                None => Ok(resp),
-            },
-            Ok(Err(e)) => {
-                self.restart()?;
-                Err(PoolError::Died(e))
-            }
-            Err(RecvTimeoutError::Timeout) => {
-                self.restart()?;
-                Err(PoolError::Timeout(timeout.unwrap_or_default()))
-            }
-            Err(RecvTimeoutError::Disconnected) => {
-                let why = self.exit_status();
-                self.restart()?;
-                Err(PoolError::Died(why))
-            }
+        loop {
+            let got = match timeout {
+                Some(t) => self.rx.recv_timeout(t),
+                None => self.rx.recv().map_err(|_| RecvTimeoutError::Disconnected),
+            };
+            return match got {
+                Ok(Ok(resp)) if resp.partial => {
+                    partial(resp);
+                    continue;
+                }
+                Ok(Ok(resp)) => match resp.error {
+                    Some(e) => Err(PoolError::Agent(e)),
+                    None => Ok(resp),
+                },
+                Ok(Err(e)) => {
+                    self.restart()?;
+                    Err(PoolError::Died(e))
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    self.restart()?;
+                    Err(PoolError::Timeout(timeout.unwrap_or_default()))
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    let why = self.exit_status();
+                    self.restart()?;
+                    Err(PoolError::Died(why))
+                }
+            };
         }
     }
 

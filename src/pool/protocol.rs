@@ -18,6 +18,13 @@ pub enum Request {
         test: TestId,
         patch: i32,
     },
+    /// Run one test over the state-transition tree of `patches` (tree-eligible, all woven):
+    /// one round per test-equivalence class; each round is reported as it ends.
+    RunTree {
+        classpath: Vec<String>,
+        test: TestId,
+        patches: Vec<u32>,
+    },
     /// Compile source files in-process (javax.tools).
     Compile {
         options: Vec<String>,
@@ -45,6 +52,9 @@ impl Request {
             }
             Request::RunTest {
                 classpath, test, ..
+            }
+            | Request::RunTree {
+                classpath, test, ..
             } => with_lists("runTest", &[classpath], &[&test.class, &test.method]),
             Request::Compile { options, files } => with_lists("compile", &[options, files], &[]),
             Request::ParseCheck { files } => with_lists("parseCheck", &[files], &[]),
@@ -55,6 +65,9 @@ impl Request {
 /// A worker's answer.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Response {
+    /// More answers to the same request follow (a tree round ended).
+    #[serde(default)]
+    pub partial: bool,
     /// The agent's result lines.
     pub lines: Vec<String>,
     /// Wall time of the request inside the worker, in microseconds.

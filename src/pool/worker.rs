@@ -2,6 +2,7 @@
 
 use super::protocol::{Request, Response};
 use crate::jvm::{select_patch, Jvm};
+use crate::schedule::session;
 use std::io::{BufRead, Write};
 use std::os::fd::FromRawFd;
 use std::path::Path;
@@ -20,7 +21,7 @@ pub fn serve(java_home: &Path, class_path: &str, jvm_options: &[String]) -> Resu
     };
     // SAFETY: `proto_fd` was just created by dup and is owned by this File alone.
     let mut out = std::io::BufWriter::new(unsafe { std::fs::File::from_raw_fd(proto_fd) });
-    let mut send = |r: &Response| -> Result<(), String> {
+    let mut send = move |r: &Response| -> Result<(), String> {
         let line = serde_json::to_string(r).map_err(|e| e.to_string())?;
         writeln!(out, "{line}")
             .and_then(|_| out.flush())
@@ -31,11 +32,7 @@ pub fn serve(java_home: &Path, class_path: &str, jvm_options: &[String]) -> Resu
     let jvm = match Jvm::start(java_home, class_path, jvm_options) {
         Ok(j) => j,
         Err(e) => {
-            let _ = send(&Response {
-                lines: vec![],
-                micros: 0,
-                error: Some(e.to_string()),
-            });
+            let _ = send(&failure(e.to_string()));
             return Err(e.to_string());
         }
     };
@@ -44,6 +41,7 @@ pub fn serve(java_home: &Path, class_path: &str, jvm_options: &[String]) -> Resu
         .call(&["installExitGuard".to_string()])
         .unwrap_or_default();
     send(&Response {
+        partial: false,
         lines: vec![format!("ready exit-guard={}", guard.join(""))],
         micros: started.elapsed().as_micros() as u64,
         error: None,
@@ -57,30 +55,98 @@ pub fn serve(java_home: &Path, class_path: &str, jvm_options: &[String]) -> Resu
         }
         let t = Instant::now();
         let resp = match serde_json::from_str::<Request>(&line) {
-            Err(e) => Response {
-                lines: vec![],
-                micros: 0,
-                error: Some(format!("bad request: {e}")),
-            },
-            Ok(req) => {
-                if let Request::RunTest { patch, .. } = &req {
+            Err(e) => failure(format!("bad request: {e}")),
+            Ok(req) => match &req {
+                Request::RunTree { patches, .. } => {
+                    run_tree(&jvm, &req.agent_args(), patches.clone(), &mut send)?
+                }
+                Request::RunTest { patch, .. } => {
                     select_patch(*patch);
+                    answer(jvm.call(&req.agent_args()), t)
                 }
-                match jvm.call(&req.agent_args()) {
-                    Ok(lines) => Response {
-                        lines,
-                        micros: t.elapsed().as_micros() as u64,
-                        error: None,
-                    },
-                    Err(e) => Response {
-                        lines: vec![],
-                        micros: t.elapsed().as_micros() as u64,
-                        error: Some(e.to_string()),
-                    },
-                }
-            }
+                _ => answer(jvm.call(&req.agent_args()), t),
+            },
         };
         send(&resp)?;
     }
     Ok(())
+}
+
+fn failure(message: String) -> Response {
+    Response {
+        partial: false,
+        lines: vec![],
+        micros: 0,
+        error: Some(message),
+    }
+}
+
+fn answer(result: Result<Vec<String>, crate::jvm::JvmError>, since: Instant) -> Response {
+    let micros = since.elapsed().as_micros() as u64;
+    match result {
+        Ok(lines) => Response {
+            partial: false,
+            lines,
+            micros,
+            error: None,
+        },
+        Err(e) => Response {
+            partial: false,
+            lines: vec![],
+            micros,
+            error: Some(e.to_string()),
+        },
+    }
+}
+
+/// Runs rounds of one test until its tree is explored, sending `ROUND <result> <patches>` after
+/// each and `DONE <rounds> <classes> <unstable reason>` at the end.
+fn run_tree(
+    jvm: &Jvm,
+    args: &[String],
+    patches: Vec<u32>,
+    send: &mut impl FnMut(&Response) -> Result<(), String>,
+) -> Result<Response, String> {
+    let started = Instant::now();
+    session::tree(patches);
+    let mut unstable = String::new();
+    while session::needs_round() {
+        let t = Instant::now();
+        session::start_round();
+        let result = match jvm.call(args) {
+            Ok(lines) => lines.into_iter().next().unwrap_or_default(),
+            Err(e) => {
+                session::sequential(-1);
+                return Ok(answer(Err(e), started));
+            }
+        };
+        match session::finish_round() {
+            Ok(decided) => {
+                let ids: Vec<String> = decided.iter().map(|p| p.to_string()).collect();
+                send(&Response {
+                    partial: true,
+                    lines: vec!["ROUND".into(), result, ids.join(",")],
+                    micros: t.elapsed().as_micros() as u64,
+                    error: None,
+                })?;
+            }
+            Err(e) => {
+                unstable = e.0;
+                break;
+            }
+        }
+    }
+    let (rounds, classes) = session::counts();
+    session::sequential(-1);
+    Ok(Response {
+        partial: false,
+        lines: vec![
+            "DONE".into(),
+            rounds.to_string(),
+            classes.to_string(),
+            unstable,
+        ],
+        micros: started.elapsed().as_micros() as u64,
+        error: None,
+    })
 }

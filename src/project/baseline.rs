@@ -91,6 +91,14 @@ pub fn init(
     )?;
     copy_resources(&project.test_resource_dirs, &wd.test_classes())?;
 
+    let mut scanned = vec![wd.classes()];
+    scanned.extend(project.classpath.iter().cloned());
+    let purity = super::purity::scan(&scanned).map_err(|e| ProjectError::Config {
+        path: wd.classes(),
+        message: format!("reading class files for the purity scan: {e}"),
+    })?;
+    let (pure, impure) = purity.summary();
+    tracing::info!("purity scan: {pure} pure and {impure} impure methods");
     let classes = test_class_names(&wd.test_classes());
     let mut worker = Worker::spawn(worker_config(wd, &project, &tools, 0)?)
         .map_err(|e| ProjectError::Worker(e.to_string()))?;
@@ -99,6 +107,7 @@ pub fn init(
         tools,
         tests: vec![],
         excluded: vec![],
+        purity,
         init_seconds: 0.0,
     };
     let classpath = wd.test_classpath(&state, None);

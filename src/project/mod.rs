@@ -2,7 +2,9 @@
 //! built from flags, a `patchval.toml` in the project, or the Maven standard layout.
 
 pub mod baseline;
+pub mod classfile;
 pub mod javac;
+pub mod purity;
 
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};

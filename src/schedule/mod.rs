@@ -1,12 +1,14 @@
-//! Test execution order and the per-patch loop: trigger tests first, then the rest from fastest to
-//! slowest; a patch stops at its first failing test. (One round per patch per test for now.)
+//! Test execution: trigger tests first, then the rest from fastest to slowest; tests outer,
+//! patches inner, a patch stops at its first failing test; tree-eligible patches share rounds.
 
+pub mod session;
 pub mod tree;
 
 use crate::model::{Outcome, Phase, TestResult, Verdict};
 use crate::pool::protocol::Request;
 use crate::pool::{PoolError, Worker};
 use crate::workdir::{State, TestRecord};
+use std::collections::BTreeMap;
 use std::time::Duration;
 
 /// Tests in the order they are run against every patch.
@@ -21,86 +23,160 @@ pub fn ordered_tests(state: &State) -> Vec<TestRecord> {
     tests
 }
 
-/// What happened when one patch met the test suite.
-pub struct Execution {
-    pub outcome: Outcome,
-    /// Test runs (rounds) spent on this patch.
+/// What the execution of a patch set's tests cost and found.
+#[derive(Debug, Default, Clone)]
+pub struct Telemetry {
+    /// Test executions (sequential rounds plus tree rounds).
     pub rounds: u64,
+    pub tree_rounds: u64,
+    /// Per test that used a tree: (test, rounds, test-equivalence classes found).
+    pub trees: Vec<(String, u64, usize)>,
+    /// Why a test's tree was abandoned for sequential rounds.
+    pub fallbacks: Vec<String>,
 }
 
-/// Runs the tests against one patch (`patch` is selected at the woven location; -1 runs an overlay
-/// without a stub) and returns its verdict.
-pub fn execute_patch(
+/// How one test ended for one patch; `None` means it passed.
+fn failure(result: &TestResult, test: &TestRecord, phase: Phase) -> Option<Outcome> {
+    let verdict = match result {
+        TestResult::Pass | TestResult::Skip => return None,
+        TestResult::Error(_) => Verdict::Error,
+        TestResult::Timeout => Verdict::Timeout,
+        TestResult::Fail { .. } => Verdict::TestFailure,
+    };
+    let detail = match result {
+        TestResult::Error(why) => format!("test could not run: {why}"),
+        other => other.describe(),
+    };
+    Some(
+        Outcome::new(verdict, phase)
+            .with_test(test.id.to_string())
+            .with_detail(detail),
+    )
+}
+
+/// One sequential round: `patch` selected at the location (-1: an overlay without a stub).
+fn run_one(worker: &mut Worker, classpath: &[String], test: &TestRecord, patch: i32) -> TestResult {
+    let req = Request::RunTest {
+        classpath: classpath.to_vec(),
+        test: test.id.clone(),
+        patch,
+    };
+    match worker.call(&req, Some(Duration::from_millis(test.timeout_ms))) {
+        Ok(resp) => {
+            TestResult::parse_agent_line(resp.lines.first().map(String::as_str).unwrap_or(""))
+        }
+        Err(PoolError::Timeout(_)) => TestResult::Timeout,
+        // The JVM running the test died: in a plain run the test's JVM dies too, so the test fails.
+        Err(PoolError::Died(why)) => TestResult::Fail {
+            exception: "JVM exit".into(),
+            message: format!("the JVM died during the test: {why}"),
+        },
+        Err(e) => TestResult::Error(e.to_string()),
+    }
+}
+
+/// Runs one test over the tree of `patches`; returns the decided results and the undecided patches.
+fn run_tree(
+    worker: &mut Worker,
+    classpath: &[String],
+    test: &TestRecord,
+    patches: &[usize],
+    telemetry: &mut Telemetry,
+) -> (Vec<(usize, TestResult)>, Vec<usize>) {
+    let req = Request::RunTree {
+        classpath: classpath.to_vec(),
+        test: test.id.clone(),
+        patches: patches.iter().map(|&p| p as u32).collect(),
+    };
+    let mut decided: Vec<(usize, TestResult)> = Vec::new();
+    let mut rounds = 0u64;
+    let done = worker.call_streaming(&req, Some(Duration::from_millis(test.timeout_ms)), |r| {
+        rounds += 1;
+        let result = TestResult::parse_agent_line(r.lines.get(1).map(String::as_str).unwrap_or(""));
+        for id in r
+            .lines
+            .get(2)
+            .map(String::as_str)
+            .unwrap_or("")
+            .split(',')
+            .filter(|s| !s.is_empty())
+        {
+            if let Ok(p) = id.parse::<usize>() {
+                decided.push((p, result.clone()));
+            }
+        }
+    });
+    telemetry.rounds += rounds;
+    telemetry.tree_rounds += rounds;
+    match done {
+        Ok(resp) => {
+            let unstable = resp.lines.get(3).cloned().unwrap_or_default();
+            if unstable.is_empty() {
+                let classes = resp.lines.get(2).and_then(|c| c.parse().ok()).unwrap_or(0);
+                telemetry.trees.push((test.id.to_string(), rounds, classes));
+            } else {
+                telemetry.fallbacks.push(format!("{}: {unstable}", test.id));
+            }
+        }
+        Err(e) => telemetry.fallbacks.push(format!("{}: {e}", test.id)),
+    }
+    let undecided = patches
+        .iter()
+        .copied()
+        .filter(|p| !decided.iter().any(|(d, _)| d == p))
+        .collect();
+    (decided, undecided)
+}
+
+/// Runs the ordered tests against `patches` (tests outer, patches inner), each patch until its
+/// first failing test. Patches in `tree` share rounds through the state-transition tree; the rest,
+/// and any a tree could not decide, get one round each.
+pub fn execute(
     worker: &mut Worker,
     classpath: &[String],
     tests: &[TestRecord],
-    patch: i32,
+    patches: &[usize],
+    tree: &[usize],
     phase: Phase,
-) -> Execution {
-    let mut rounds = 0;
-    for t in tests {
-        rounds += 1;
-        let req = Request::RunTest {
-            classpath: classpath.to_vec(),
-            test: t.id.clone(),
-            patch,
-        };
-        match worker.call(&req, Some(Duration::from_millis(t.timeout_ms))) {
-            Ok(resp) => {
-                let result = TestResult::parse_agent_line(
-                    resp.lines.first().map(String::as_str).unwrap_or(""),
-                );
-                match result {
-                    TestResult::Pass | TestResult::Skip => {}
-                    TestResult::Error(why) => {
-                        return Execution {
-                            outcome: Outcome::new(Verdict::Error, phase)
-                                .with_test(t.id.to_string())
-                                .with_detail(format!("test could not run: {why}")),
-                            rounds,
-                        }
-                    }
-                    other => {
-                        return Execution {
-                            outcome: Outcome::new(Verdict::TestFailure, phase)
-                                .with_test(t.id.to_string())
-                                .with_detail(other.describe()),
-                            rounds,
-                        }
-                    }
-                }
-            }
-            Err(PoolError::Timeout(d)) => {
-                return Execution {
-                    outcome: Outcome::new(Verdict::Timeout, phase)
-                        .with_test(t.id.to_string())
-                        .with_detail(format!("no result after {} ms", d.as_millis())),
-                    rounds,
-                }
-            }
-            Err(PoolError::Died(why)) => {
-                // The JVM running the test died: in a plain run the test's JVM dies too, so the test fails.
-                return Execution {
-                    outcome: Outcome::new(Verdict::TestFailure, phase)
-                        .with_test(t.id.to_string())
-                        .with_detail(format!("the JVM died during the test: {why}")),
-                    rounds,
-                };
-            }
-            Err(e) => {
-                return Execution {
-                    outcome: Outcome::new(Verdict::Error, phase)
-                        .with_test(t.id.to_string())
-                        .with_detail(e.to_string()),
-                    rounds,
-                }
+) -> (BTreeMap<usize, Outcome>, Telemetry) {
+    let mut outcomes = BTreeMap::new();
+    let mut telemetry = Telemetry::default();
+    let mut alive: Vec<usize> = patches.to_vec();
+    for test in tests {
+        if alive.is_empty() {
+            break;
+        }
+        let (in_tree, mut sequential): (Vec<usize>, Vec<usize>) =
+            alive.iter().partition(|p| tree.contains(p));
+        let mut results = Vec::new();
+        if in_tree.len() >= 2 {
+            let (decided, undecided) = run_tree(worker, classpath, test, &in_tree, &mut telemetry);
+            results = decided;
+            sequential.extend(undecided);
+            sequential.sort();
+        } else {
+            sequential.extend(in_tree);
+        }
+        for p in sequential {
+            telemetry.rounds += 1;
+            let patch = if phase == Phase::Fallback {
+                -1
+            } else {
+                p as i32
+            };
+            results.push((p, run_one(worker, classpath, test, patch)));
+        }
+        for (p, result) in results {
+            if let Some(outcome) = failure(&result, test, phase) {
+                outcomes.insert(p, outcome);
+                alive.retain(|a| *a != p);
             }
         }
     }
-    Execution {
-        outcome: Outcome::new(Verdict::Plausible, phase),
-        rounds,
+    for p in alive {
+        outcomes.insert(p, Outcome::new(Verdict::Plausible, phase));
     }
+    (outcomes, telemetry)
 }
 
 #[cfg(test)]
@@ -142,6 +218,7 @@ mod tests {
                 rec("fast", true, 1.0),
             ],
             excluded: vec![],
+            purity: Default::default(),
             init_seconds: 0.0,
         };
         let names: Vec<String> = ordered_tests(&state)

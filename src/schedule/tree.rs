@@ -242,6 +242,11 @@ impl Tree {
         Ok(self.nodes[cur].patches.clone())
     }
 
+    /// Some patch of the tree (to finish a round that can no longer be trusted).
+    pub fn first_patch(&self) -> PatchId {
+        self.nodes[0].patches.first().copied().unwrap_or(0)
+    }
+
     /// Number of finished leaves so far (test-equivalence classes found).
     pub fn classes(&self) -> usize {
         self.nodes

@@ -1,6 +1,7 @@
 //! Generated Java for one woven location, filled from `templates/`: the isolation unit of each
 //! patch, the context copy of the enclosing method, and the stub at the original location.
 
+use super::eligible::Field;
 use super::scope::{Local, Site};
 use super::tokens::Mentions;
 
@@ -8,6 +9,7 @@ const PATCH_METHOD: &str = include_str!("../../templates/patch_method.java");
 const JUMP_LOOP: &str = include_str!("../../templates/jump_loop.java");
 const PATCHED_STATEMENT: &str = include_str!("../../templates/patched_statement.java");
 const STUB: &str = include_str!("../../templates/stub.java");
+const TREE_CAPTURE: &str = include_str!("../../templates/tree_capture.java");
 
 /// Replaces every `{{key}}` of a template; a placeholder left unfilled is a bug.
 pub fn fill(template: &str, values: &[(&str, &str)]) -> String {
@@ -55,6 +57,8 @@ pub struct WovenPatch<'a> {
     pub index: usize,
     pub statement: &'a str,
     pub mentions: &'a Mentions,
+    /// In the state-transition tree: the fields it may assign (see `eligible`).
+    pub tree: Option<&'a [Field]>,
 }
 
 /// Locals carried out of the generated methods, indexed by their slot in `__pv_o`.
@@ -185,17 +189,22 @@ pub fn stub(
     let has_result = site.return_type != "void";
     let mut cases = String::new();
     for p in patches {
-        let args: String = mentioned(site, p.mentions)
-            .iter()
-            .filter(|l| l.assigned)
-            .map(|l| format!("{}, ", l.name))
-            .collect();
+        let args = call_args(site, p);
         let assign = if has_result { "__pv_r = " } else { "" };
         cases.push_str(&format!(
             "case {i}: {assign}__pv_p{i}({args}__pv_k, __pv_o); break;\n",
             i = p.index
         ));
     }
+    let in_tree: Vec<&WovenPatch> = patches.iter().filter(|p| p.tree.is_some()).collect();
+    let (tree, tree_replay) = if in_tree.is_empty() {
+        (String::new(), String::new())
+    } else {
+        (
+            tree_capture(site, &in_tree, outs, site_id),
+            "if (__pv_tree) { if (__pv_e != null) throw patchval.agent.Rt.rethrow(__pv_e); } else\n".to_string(),
+        )
+    };
     let mut back_assigned = String::new();
     let mut back_unassigned = String::new();
     for (j, o) in outs.iter().enumerate() {
@@ -267,6 +276,8 @@ pub fn stub(
             ("site", &site_id.to_string()),
             ("outs", &outs_init),
             ("result_decl", &result_decl),
+            ("tree", &tree),
+            ("tree_replay", &tree_replay),
             ("cases", &cases),
             ("write_back_assigned", &back_assigned),
             ("write_back_unassigned", &back_unassigned),
@@ -274,15 +285,92 @@ pub fn stub(
             ("terminal", terminal),
         ],
     );
-    if !outs.is_empty() {
-        // The array is its own "not written" marker.
-        s = s.replacen(
-            &format!("new Object[{outs_init}];\n"),
-            &format!("new Object[{outs_init}];\njava.util.Arrays.fill(__pv_o, __pv_o);\n"),
-            1,
-        );
+    // The array is its own "not written" marker.
+    if outs.is_empty() {
+        s = s.replace("java.util.Arrays.fill(__pv_o, __pv_o);\n", "");
     }
     s
+}
+
+/// Arguments passing the definitely assigned locals a patch mentions.
+fn call_args(site: &Site, p: &WovenPatch) -> String {
+    mentioned(site, p.mentions)
+        .iter()
+        .filter(|l| l.assigned)
+        .map(|l| format!("{}, ", l.name))
+        .collect()
+}
+
+/// How generated code names a field of the enclosing class.
+fn field_ref(f: &Field) -> String {
+    if f.is_static {
+        f.name.clone()
+    } else {
+        format!("this.{}", f.name)
+    }
+}
+
+/// The capture component of the tree-eligible patches (and the replay of the chosen capture):
+/// every patch the tree asks for runs with its fields snapshotted and restored, its change is
+/// reported as a canonical key, and the change of the patch the tree picks is applied.
+fn tree_capture(site: &Site, patches: &[&WovenPatch], outs: &[&Local], site_id: u32) -> String {
+    let mut fields: Vec<&Field> = Vec::new();
+    for p in patches {
+        for f in p.tree.unwrap_or_default() {
+            if !fields.contains(&f) {
+                fields.push(f);
+            }
+        }
+    }
+    let fields_read = fields
+        .iter()
+        .map(|f| field_ref(f))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let mut restore = String::new();
+    let mut replay = String::new();
+    for (i, f) in fields.iter().enumerate() {
+        let b = boxed(&f.ty);
+        restore.push_str(&format!("{} = ({b}) __pv_fs[{i}];\n", field_ref(f)));
+        replay.push_str(&format!("{} = ({b}) __pv_cf[__pv_j][{i}];\n", field_ref(f)));
+    }
+    let prefill: String = outs
+        .iter()
+        .enumerate()
+        .filter(|(_, o)| o.assigned)
+        .map(|(j, o)| format!("__pv_o2[{j}] = {};\n", o.name))
+        .collect();
+    let has_result = site.return_type != "void";
+    let mut cases = String::new();
+    for p in patches {
+        let assign = if has_result { "__pv_r2 = " } else { "" };
+        cases.push_str(&format!(
+            "case {i}: {assign}__pv_p{i}({args}__pv_k2, __pv_o2); break;\n",
+            i = p.index,
+            args = call_args(site, p)
+        ));
+    }
+    let result_replay = if has_result {
+        format!(
+            "if (__pv_k[0] == 3) __pv_r = ({}) __pv_cr[__pv_j];\n",
+            boxed(&site.return_type)
+        )
+    } else {
+        String::new()
+    };
+    fill(
+        TREE_CAPTURE,
+        &[
+            ("site", &site_id.to_string()),
+            ("outs", &outs.len().to_string()),
+            ("fields_read", &fields_read),
+            ("prefill", &prefill),
+            ("capture_cases", &cases),
+            ("fields_restore", &restore),
+            ("result_replay", &result_replay),
+            ("fields_replay", &replay),
+        ],
+    )
 }
 
 /// A copy of the enclosing method with patch `index` applied in place, renamed so it can sit beside

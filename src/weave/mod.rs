@@ -3,6 +3,7 @@
 //! context copy of the enclosing method (so javac judges it exactly as in the plain file); the
 //! original statement becomes a stub that asks the runtime which patch to run.
 
+pub mod eligible;
 pub mod emit;
 pub mod locals;
 pub mod scope;
@@ -51,6 +52,9 @@ pub struct Plan {
     mentions: Vec<Mentions>,
     /// Per patch: why it cannot be woven (it is then validated on its own), or `None`.
     pub excluded: Vec<Option<String>>,
+    /// Per patch, once `enable_tree` ran: the fields it may assign when it can go through the
+    /// state-transition tree, or why it runs sequentially.
+    pub tree: Vec<Result<Vec<eligible::Field>, String>>,
 }
 
 /// Which generated member a line belongs to.
@@ -112,12 +116,14 @@ pub fn plan(src: &str, range: Range<usize>, patches: &[String]) -> Result<Plan, 
             exclusion(&mut p, &site, s, m).or_else(|| braceless_exclusion(&mut p, src, &site, s))
         })
         .collect();
+    let tree = vec![Err("deduplication is off".to_string()); patches.len()];
     Ok(Plan {
         src: src.to_string(),
         site,
         statements,
         mentions,
         excluded,
+        tree,
     })
 }
 
@@ -208,6 +214,33 @@ fn braceless_exclusion(
 }
 
 impl Plan {
+    /// Decides which woven patches go through the state-transition tree.
+    pub fn enable_tree(&mut self, pure: eligible::PurityOracle) {
+        let Some(tree) = parser().parse(&self.src, None) else {
+            return;
+        };
+        let root = tree.root_node();
+        let fields = eligible::class_fields(&self.src, root, &self.site);
+        let class_name = root
+            .descendant_for_byte_range(self.site.method.start, self.site.method.end)
+            .and_then(|m| m.parent())
+            .and_then(|body| body.parent())
+            .and_then(|class| class.child_by_field_name("name"))
+            .map(|n| self.src[n.byte_range()].to_string());
+        for i in 0..self.statements.len() {
+            self.tree[i] = match &self.excluded[i] {
+                Some(why) => Err(format!("not woven: {why}")),
+                None => eligible::check(
+                    &self.statements[i],
+                    &self.site,
+                    &fields,
+                    class_name.as_deref(),
+                    pure,
+                ),
+            };
+        }
+    }
+
     /// Indices of patches that can be woven.
     pub fn weavable(&self) -> Vec<usize> {
         (0..self.statements.len())
@@ -235,6 +268,7 @@ impl Plan {
                 index: i,
                 statement: &self.statements[i],
                 mentions: &self.mentions[i],
+                tree: self.tree[i].as_deref().ok(),
             })
             .collect();
         let outs = emit::outs(&self.site, &woven);

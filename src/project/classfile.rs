@@ -1,0 +1,581 @@
+//! A minimal Java class-file reader for the purity analysis: reads the class files of a class
+//! path (directories and jars) and, for each class, its name, supertypes and methods, and for each
+//! method body the state-changing instructions and the invocations it makes.
+
+use std::collections::HashSet;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+#[derive(Debug, thiserror::Error)]
+pub enum ClassPathError {
+    #[error("{path}: {source}")]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    /// A malformed class file or jar; `file` is `dir/a/B.class` or `lib.jar!/a/B.class`.
+    #[error("{file}: {message}")]
+    Malformed { file: String, message: String },
+}
+
+/// Method access flags used by the analysis.
+pub const ACC_PRIVATE: u16 = 0x0002;
+pub const ACC_STATIC: u16 = 0x0008;
+pub const ACC_SYNCHRONIZED: u16 = 0x0020;
+pub const ACC_NATIVE: u16 = 0x0100;
+pub const ACC_ABSTRACT: u16 = 0x0400;
+pub const ACC_SYNTHETIC: u16 = 0x1000;
+
+/// A reference to a method (or field) by owner class, name and descriptor.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct MemberRef {
+    pub owner: String,
+    pub name: String,
+    pub descriptor: String,
+}
+
+/// How a method is invoked; method handles map onto the same kinds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum InvokeKind {
+    Virtual,
+    Special,
+    Static,
+    Interface,
+}
+
+/// What a method body does, as far as purity is concerned.
+#[derive(Debug, Clone, Default)]
+pub struct Code {
+    /// The mnemonic of the first instruction that changes state or is not analysed.
+    pub effect: Option<&'static str>,
+    /// The distinct invocations, sorted.
+    pub invokes: Vec<(InvokeKind, MemberRef)>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Method {
+    pub name: String,
+    pub descriptor: String,
+    pub access: u16,
+    /// `None` for abstract and native methods.
+    pub code: Option<Code>,
+}
+
+#[derive(Debug, Clone)]
+pub struct ClassFile {
+    pub name: String,
+    pub access: u16,
+    pub super_name: Option<String>,
+    pub interfaces: Vec<String>,
+    pub methods: Vec<Method>,
+    /// Methods referenced by `CONSTANT_MethodHandle` (lambda bodies and method references), and
+    /// `None` for handles that write a field.
+    pub handles: Vec<Option<(InvokeKind, MemberRef)>>,
+}
+
+/// The number of parameters in a method descriptor, or `None` if it is malformed.
+pub fn arity(descriptor: &str) -> Option<usize> {
+    let params = descriptor.strip_prefix('(')?.split(')').next()?;
+    let mut chars = params.chars();
+    let mut n = 0;
+    while let Some(c) = chars.next() {
+        let mut c = c;
+        while c == '[' {
+            c = chars.next()?;
+        }
+        match c {
+            'B' | 'C' | 'D' | 'F' | 'I' | 'J' | 'S' | 'Z' => {}
+            'L' => while chars.next()? != ';' {},
+            _ => return None,
+        }
+        n += 1;
+    }
+    Some(n)
+}
+
+enum Const {
+    Unused,
+    Utf8(String),
+    Class(u16),
+    NameAndType(u16, u16),
+    Member(u16, u16),
+    MethodHandle(u8, u16),
+    Other,
+}
+
+struct Reader<'a> {
+    bytes: &'a [u8],
+    pos: usize,
+}
+
+impl<'a> Reader<'a> {
+    fn take(&mut self, n: usize) -> Result<&'a [u8], String> {
+        let end = self.pos.checked_add(n).filter(|&e| e <= self.bytes.len());
+        let end = end.ok_or_else(|| format!("truncated at byte {}", self.bytes.len()))?;
+        let s = &self.bytes[self.pos..end];
+        self.pos = end;
+        Ok(s)
+    }
+    fn u1(&mut self) -> Result<u8, String> {
+        Ok(self.take(1)?[0])
+    }
+    fn u2(&mut self) -> Result<u16, String> {
+        let b = self.take(2)?;
+        Ok(u16::from_be_bytes([b[0], b[1]]))
+    }
+    fn u4(&mut self) -> Result<u32, String> {
+        let b = self.take(4)?;
+        Ok(u32::from_be_bytes([b[0], b[1], b[2], b[3]]))
+    }
+}
+
+/// Decodes the JVM's modified UTF-8 (surrogates encoded separately, NUL as two bytes).
+fn modified_utf8(b: &[u8]) -> Result<String, String> {
+    if let Ok(s) = std::str::from_utf8(b) {
+        return Ok(s.to_string());
+    }
+    let mut units = Vec::with_capacity(b.len());
+    let mut i = 0;
+    let cont = |j: usize| match b.get(j) {
+        Some(&c) if c & 0xC0 == 0x80 => Ok(u16::from(c & 0x3F)),
+        _ => Err("bad modified UTF-8 string".to_string()),
+    };
+    while i < b.len() {
+        let c = u16::from(b[i]);
+        if c < 0x80 {
+            units.push(c);
+            i += 1;
+        } else if c & 0xE0 == 0xC0 {
+            units.push(((c & 0x1F) << 6) | cont(i + 1)?);
+            i += 2;
+        } else if c & 0xF0 == 0xE0 {
+            units.push(((c & 0x0F) << 12) | (cont(i + 1)? << 6) | cont(i + 2)?);
+            i += 3;
+        } else {
+            return Err("bad modified UTF-8 string".to_string());
+        }
+    }
+    Ok(String::from_utf16_lossy(&units))
+}
+
+struct Pool(Vec<Const>);
+
+impl Pool {
+    fn get(&self, i: u16) -> Result<&Const, String> {
+        match self.0.get(usize::from(i)) {
+            Some(Const::Unused) | None => Err(format!("bad constant pool index {i}")),
+            Some(c) => Ok(c),
+        }
+    }
+    fn utf8(&self, i: u16) -> Result<&str, String> {
+        match self.get(i)? {
+            Const::Utf8(s) => Ok(s),
+            _ => Err(format!("constant {i} is not a Utf8")),
+        }
+    }
+    fn class(&self, i: u16) -> Result<&str, String> {
+        match self.get(i)? {
+            Const::Class(n) => self.utf8(*n),
+            _ => Err(format!("constant {i} is not a Class")),
+        }
+    }
+    fn member(&self, i: u16) -> Result<MemberRef, String> {
+        let Const::Member(class, nat) = self.get(i)? else {
+            return Err(format!("constant {i} is not a member reference"));
+        };
+        let Const::NameAndType(name, desc) = self.get(*nat)? else {
+            return Err(format!("constant {nat} is not a NameAndType"));
+        };
+        Ok(MemberRef {
+            owner: self.class(*class)?.to_string(),
+            name: self.utf8(*name)?.to_string(),
+            descriptor: self.utf8(*desc)?.to_string(),
+        })
+    }
+}
+
+fn read_pool(r: &mut Reader) -> Result<Pool, String> {
+    let count = r.u2()?;
+    let mut pool = Vec::with_capacity(usize::from(count));
+    pool.push(Const::Unused);
+    while pool.len() < usize::from(count) {
+        let tag = r.u1()?;
+        let c = match tag {
+            1 => {
+                let len = r.u2()?;
+                Const::Utf8(modified_utf8(r.take(usize::from(len))?)?)
+            }
+            3 | 4 => {
+                r.u4()?;
+                Const::Other
+            }
+            5 | 6 => {
+                r.take(8)?;
+                pool.push(Const::Other);
+                Const::Unused
+            }
+            7 => Const::Class(r.u2()?),
+            8 | 16 | 19 | 20 => {
+                r.u2()?;
+                Const::Other
+            }
+            9..=11 => Const::Member(r.u2()?, r.u2()?),
+            12 => Const::NameAndType(r.u2()?, r.u2()?),
+            15 => Const::MethodHandle(r.u1()?, r.u2()?),
+            17 | 18 => {
+                r.u4()?;
+                Const::Other
+            }
+            _ => return Err(format!("unknown constant pool tag {tag}")),
+        };
+        pool.push(c);
+    }
+    Ok(Pool(pool))
+}
+
+/// Reads every class under the directories and inside the jars (or zips) of `class_path`; the
+/// first class of a name wins. Entries that do not exist are skipped, as `java` does.
+pub fn read_class_path(class_path: &[PathBuf]) -> Result<Vec<ClassFile>, ClassPathError> {
+    let mut classes = Vec::new();
+    let mut seen = HashSet::new();
+    let mut add = |file: String, bytes: &[u8]| -> Result<(), ClassPathError> {
+        let class = parse(bytes).map_err(|message| ClassPathError::Malformed { file, message })?;
+        if seen.insert(class.name.clone()) {
+            classes.push(class);
+        }
+        Ok(())
+    };
+    for entry in class_path {
+        if entry.is_dir() {
+            for e in walkdir::WalkDir::new(entry).sort_by_file_name() {
+                let e = e.map_err(|e| ClassPathError::Io {
+                    path: e.path().unwrap_or(entry).to_path_buf(),
+                    source: std::io::Error::other(e.to_string()),
+                })?;
+                let path = e.path();
+                if e.file_type().is_file() && is_class(&path.to_string_lossy()) {
+                    let bytes = std::fs::read(path).map_err(io_err(path))?;
+                    add(path.display().to_string(), &bytes)?;
+                }
+            }
+        } else if entry.is_file() {
+            read_jar(entry, &mut add)?;
+        }
+    }
+    Ok(classes)
+}
+
+fn is_class(path: &str) -> bool {
+    path.ends_with(".class") && !path.ends_with("module-info.class")
+}
+
+fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> ClassPathError + '_ {
+    move |source| ClassPathError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+fn read_jar(
+    jar: &Path,
+    add: &mut impl FnMut(String, &[u8]) -> Result<(), ClassPathError>,
+) -> Result<(), ClassPathError> {
+    let bad = |file: String| {
+        move |e: zip::result::ZipError| ClassPathError::Malformed {
+            file,
+            message: e.to_string(),
+        }
+    };
+    let file = std::fs::File::open(jar).map_err(io_err(jar))?;
+    let mut zip = zip::ZipArchive::new(file).map_err(bad(jar.display().to_string()))?;
+    let mut bytes = Vec::new();
+    for i in 0..zip.len() {
+        let mut entry = zip.by_index(i).map_err(bad(jar.display().to_string()))?;
+        let name = entry.name().to_string();
+        if entry.is_dir() || !is_class(&name) || name.starts_with("META-INF/") {
+            continue;
+        }
+        let file = format!("{}!/{name}", jar.display());
+        bytes.clear();
+        if let Err(e) = entry.read_to_end(&mut bytes) {
+            let message = e.to_string();
+            return Err(ClassPathError::Malformed { file, message });
+        }
+        add(file, &bytes)?;
+    }
+    Ok(())
+}
+
+fn skip_attributes(r: &mut Reader) -> Result<(), String> {
+    for _ in 0..r.u2()? {
+        r.u2()?;
+        let len = r.u4()?;
+        r.take(len as usize)?;
+    }
+    Ok(())
+}
+
+/// Parses a class file; the error says what is wrong, not which file.
+pub fn parse(bytes: &[u8]) -> Result<ClassFile, String> {
+    let mut r = Reader { bytes, pos: 0 };
+    if r.u4()? != 0xCAFE_BABE {
+        return Err("not a class file (bad magic number)".into());
+    }
+    let _minor = r.u2()?;
+    let major = r.u2()?;
+    if major < 45 {
+        return Err(format!("unsupported class file version {major}"));
+    }
+    let pool = read_pool(&mut r)?;
+    let access = r.u2()?;
+    let name = pool.class(r.u2()?)?.to_string();
+    let super_index = r.u2()?;
+    let super_name = match super_index {
+        0 => None,
+        i => Some(pool.class(i)?.to_string()),
+    };
+    let mut interfaces = Vec::new();
+    for _ in 0..r.u2()? {
+        interfaces.push(pool.class(r.u2()?)?.to_string());
+    }
+    for _ in 0..r.u2()? {
+        r.take(6)?;
+        skip_attributes(&mut r)?;
+    }
+    let mut methods = Vec::new();
+    for _ in 0..r.u2()? {
+        let access = r.u2()?;
+        let name = pool.utf8(r.u2()?)?.to_string();
+        let descriptor = pool.utf8(r.u2()?)?.to_string();
+        if arity(&descriptor).is_none() {
+            return Err(format!("method {name}: bad descriptor {descriptor}"));
+        }
+        let mut code = None;
+        for _ in 0..r.u2()? {
+            let attribute = pool.utf8(r.u2()?)?;
+            let len = r.u4()? as usize;
+            let body = r.take(len)?;
+            if attribute == "Code" {
+                let parsed = read_code(body, &pool);
+                code = Some(parsed.map_err(|e| format!("method {name}{descriptor}: {e}"))?);
+            }
+        }
+        methods.push(Method {
+            name,
+            descriptor,
+            access,
+            code,
+        });
+    }
+    skip_attributes(&mut r)?;
+    let mut handles = Vec::new();
+    for c in &pool.0 {
+        if let Const::MethodHandle(kind, index) = *c {
+            let kind = match kind {
+                1 | 2 => continue,
+                3 | 4 => {
+                    handles.push(None);
+                    continue;
+                }
+                5 => InvokeKind::Virtual,
+                6 => InvokeKind::Static,
+                7 | 8 => InvokeKind::Special,
+                9 => InvokeKind::Interface,
+                _ => return Err(format!("bad method handle kind {kind}")),
+            };
+            handles.push(Some((kind, pool.member(index)?)));
+        }
+    }
+    Ok(ClassFile {
+        name,
+        access,
+        super_name,
+        interfaces,
+        methods,
+        handles,
+    })
+}
+
+fn read_code(attribute: &[u8], pool: &Pool) -> Result<Code, String> {
+    let mut r = Reader {
+        bytes: attribute,
+        pos: 0,
+    };
+    r.take(4)?; // max_stack, max_locals
+    let len = r.u4()? as usize;
+    let code = r.take(len)?;
+    walk(code, pool)
+}
+
+const ARRAY_STORES: [&str; 8] = [
+    "iastore", "lastore", "fastore", "dastore", "aastore", "bastore", "castore", "sastore",
+];
+
+/// Walks the bytecode with the exact length of every instruction.
+fn walk(code: &[u8], pool: &Pool) -> Result<Code, String> {
+    let i32_at = |at: usize| -> Result<i64, String> {
+        let b = code
+            .get(at..at + 4)
+            .ok_or_else(|| format!("switch at {at} runs past the end of the code"))?;
+        Ok(i64::from(i32::from_be_bytes([b[0], b[1], b[2], b[3]])))
+    };
+    let mut out = Code::default();
+    let mut pc = 0;
+    while pc < code.len() {
+        let op = code[pc];
+        let len: usize = match op {
+            0x00..=0x0f | 0x1a..=0x35 | 0x3b..=0x83 | 0x85..=0x98 | 0xac..=0xb1 => 1,
+            0xbe | 0xbf | 0xc2 | 0xc3 | 0xca | 0xfe | 0xff => 1,
+            0x10 | 0x12 | 0x15..=0x19 | 0x36..=0x3a | 0xa9 | 0xbc => 2,
+            0x11 | 0x13 | 0x14 | 0x84 | 0x99..=0xa8 | 0xb2..=0xb8 | 0xbb | 0xbd => 3,
+            0xc0 | 0xc1 | 0xc6 | 0xc7 => 3,
+            0xc5 => 4,
+            0xb9 | 0xba | 0xc8 | 0xc9 => 5,
+            0xc4 => match code.get(pc + 1) {
+                Some(0x84) => 6,
+                Some(0x15..=0x19 | 0x36..=0x3a | 0xa9) => 4,
+                _ => return Err(format!("bad wide instruction at {pc}")),
+            },
+            0xaa | 0xab => {
+                let start = (pc + 4) & !3;
+                let end = if op == 0xaa {
+                    let (low, high) = (i32_at(start + 4)?, i32_at(start + 8)?);
+                    if low > high {
+                        return Err(format!("tableswitch at {pc} has low > high"));
+                    }
+                    start as i64 + 12 + 4 * (high - low + 1)
+                } else {
+                    let pairs = i32_at(start + 4)?;
+                    if pairs < 0 {
+                        return Err(format!("lookupswitch at {pc} has a negative count"));
+                    }
+                    start as i64 + 8 + 8 * pairs
+                };
+                usize::try_from(end - pc as i64).map_err(|e| e.to_string())?
+            }
+            _ => return Err(format!("unknown opcode {op:#04x} at {pc}")),
+        };
+        if pc + len > code.len() {
+            return Err(format!("instruction at {pc} runs past the end of the code"));
+        }
+        let effect = match op {
+            0x4f..=0x56 => Some(ARRAY_STORES[usize::from(op - 0x4f)]),
+            0xb3 => Some("putstatic"),
+            0xb5 => Some("putfield"),
+            0xc2 => Some("monitorenter"),
+            0xba => Some("invokedynamic"),
+            _ => None,
+        };
+        if out.effect.is_none() {
+            out.effect = effect;
+        }
+        let kind = match op {
+            0xb6 => Some(InvokeKind::Virtual),
+            0xb7 => Some(InvokeKind::Special),
+            0xb8 => Some(InvokeKind::Static),
+            0xb9 => Some(InvokeKind::Interface),
+            _ => None,
+        };
+        if let Some(kind) = kind {
+            let index = u16::from_be_bytes([code[pc + 1], code[pc + 2]]);
+            out.invokes.push((kind, pool.member(index)?));
+        }
+        pc += len;
+    }
+    out.invokes.sort();
+    out.invokes.dedup();
+    Ok(out)
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+
+    /// Compiles Java sources (`(file name, text)`) with `javac --release 8` into `<dir>/classes`.
+    pub(crate) fn compile(sources: &[(&str, &str)]) -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        let (src, out) = (dir.path().join("src"), dir.path().join("classes"));
+        std::fs::create_dir_all(&src).unwrap();
+        let files: Vec<PathBuf> = sources
+            .iter()
+            .map(|(name, text)| {
+                std::fs::write(src.join(name), text).unwrap();
+                src.join(name)
+            })
+            .collect();
+        let home = std::env::var_os("JAVA_HOME")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| PathBuf::from("/usr/lib/jvm/java-17-openjdk-amd64"));
+        let run = std::process::Command::new(home.join("bin/javac"))
+            .args(["--release", "8", "-nowarn", "-d"])
+            .arg(&out)
+            .args(&files)
+            .output()
+            .unwrap();
+        assert!(
+            run.status.success(),
+            "{}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+        dir
+    }
+
+    #[test]
+    fn arity_counts_parameters() {
+        assert_eq!(arity("()V"), Some(0));
+        assert_eq!(arity("(IJ[[Ljava/lang/String;D[I)V"), Some(5));
+        assert_eq!(arity("(Ljava/lang/String"), None);
+        assert_eq!(arity("(Q)V"), None);
+    }
+
+    #[test]
+    fn instruction_lengths_of_rare_instructions() {
+        let pool = Pool(vec![Const::Unused]);
+        #[rustfmt::skip]
+        let code = [
+            0x00,                                     // nop: tableswitch at 1 pads 2 bytes
+            0xaa, 0, 0, 0, 0, 0, 9, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 4, 0, 0, 0, 5,
+            0xab, 0, 0, 0, 0, 0, 0, 9, 0, 0, 0, 1, 0, 0, 0, 7, 0, 0, 0, 3, // at 24: pads 3
+            0xc4, 0x84, 0, 1, 0, 5,                   // wide iinc
+            0xc4, 0x15, 1, 0,                         // wide iload
+            0xc8, 0, 0, 0, 0, 0xc9, 0, 0, 0, 0,       // goto_w, jsr_w
+            0xc5, 0, 1, 2, 0xbc, 10, 0x14, 0, 1,      // multianewarray, newarray, ldc2_w
+            0x4f,                                     // iastore
+        ];
+        let facts = walk(&code, &pool).unwrap();
+        assert_eq!(facts.effect, Some("iastore"));
+        assert!(walk(&code[..20], &pool).is_err());
+        assert!(walk(&[0xc4, 0x10], &pool).is_err());
+        assert!(walk(&[0xe0], &pool).is_err());
+    }
+
+    #[test]
+    fn a_truncated_class_file_is_an_error_naming_it() {
+        let dir = compile(&[("A.java", "class A { int f() { return 1; } }")]);
+        let class = dir.path().join("classes/A.class");
+        let bytes = std::fs::read(&class).unwrap();
+        assert_eq!(
+            read_class_path(&[dir.path().join("classes")])
+                .unwrap()
+                .len(),
+            1
+        );
+        std::fs::write(&class, &bytes[..bytes.len() / 2]).unwrap();
+        let err = read_class_path(&[dir.path().join("classes")]).unwrap_err();
+        assert!(
+            err.to_string().contains("classes/A.class: truncated"),
+            "{err}"
+        );
+
+        let jar = dir.path().join("a.jar");
+        let mut zip = zip::ZipWriter::new(std::fs::File::create(&jar).unwrap());
+        zip.start_file("q/A.class", zip::write::SimpleFileOptions::default())
+            .unwrap();
+        std::io::Write::write_all(&mut zip, &bytes[..100]).unwrap();
+        zip.finish().unwrap();
+        let err = read_class_path(&[jar]).unwrap_err();
+        assert!(err.to_string().contains("a.jar!/q/A.class: "), "{err}");
+        assert!(parse(b"\xCA\xFE\xBA\xBE").is_err());
+        assert!(parse(b"not a class").is_err());
+    }
+}

@@ -1,0 +1,179 @@
+//! The scheduling state of the worker process, reached from woven code through the natives: which
+//! patch a sequential round runs, or the state-transition tree a tree round walks. Any observation
+//! that contradicts the tree (re-entrance, a second thread, a changed capture) marks the session
+//! unstable; the round then completes on a plain path and its results are discarded.
+
+use super::tree::{PatchId, Tree, Unstable};
+use std::sync::Mutex;
+use std::thread::ThreadId;
+
+enum Mode {
+    Sequential(i32),
+    Tree {
+        tree: Tree,
+        capture: Vec<PatchId>,
+        thread: Option<ThreadId>,
+        unstable: Option<String>,
+    },
+}
+
+static SESSION: Mutex<Mode> = Mutex::new(Mode::Sequential(-1));
+
+fn with<R>(f: impl FnOnce(&mut Mode) -> R) -> R {
+    let mut guard = SESSION.lock().unwrap_or_else(|e| e.into_inner());
+    f(&mut guard)
+}
+
+/// Sequential rounds run `patch` at the location (-1: a weave-free overlay or the original).
+pub fn sequential(patch: i32) {
+    with(|m| *m = Mode::Sequential(patch));
+}
+
+/// Starts a tree over `patches` for the next rounds of one test.
+pub fn tree(patches: Vec<PatchId>) {
+    with(|m| {
+        *m = Mode::Tree {
+            tree: Tree::new(patches),
+            capture: vec![],
+            thread: None,
+            unstable: None,
+        }
+    });
+}
+
+/// A tree is active and another round is needed.
+pub fn needs_round() -> bool {
+    with(|m| matches!(m, Mode::Tree { tree, unstable: None, .. } if tree.unexplored()))
+}
+
+pub fn start_round() {
+    with(|m| {
+        if let Mode::Tree { tree, thread, .. } = m {
+            tree.start_round();
+            *thread = None;
+        }
+    })
+}
+
+/// Ends a round: the patches whose result it decides, or why the tree cannot be trusted.
+pub fn finish_round() -> Result<Vec<PatchId>, Unstable> {
+    with(|m| match m {
+        Mode::Tree {
+            unstable: Some(why),
+            ..
+        } => Err(Unstable(why.clone())),
+        Mode::Tree { tree, unstable, .. } => tree
+            .finish_round()
+            .inspect_err(|e| *unstable = Some(e.0.clone())),
+        Mode::Sequential(_) => Err(Unstable("no tree".into())),
+    })
+}
+
+/// (rounds, classes) of the current tree.
+pub fn counts() -> (u64, usize) {
+    with(|m| match m {
+        Mode::Tree { tree, .. } => (tree.rounds, tree.classes()),
+        Mode::Sequential(_) => (0, 0),
+    })
+}
+
+fn mark(unstable: &mut Option<String>, why: String) {
+    unstable.get_or_insert(why);
+}
+
+// ---- called from the natives -------------------------------------------------------------------
+
+/// `Rt.choose`: the patch of a sequential round; in an unstable tree round, any patch to finish it.
+pub fn choose() -> i32 {
+    with(|m| match m {
+        Mode::Sequential(p) => *p,
+        Mode::Tree { capture, tree, .. } => capture
+            .first()
+            .copied()
+            .map(|p| p as i32)
+            .unwrap_or_else(|| tree.first_patch() as i32),
+    })
+}
+
+/// `Rt.tree`: this round walks the tree.
+pub fn is_tree() -> bool {
+    with(|m| matches!(m, Mode::Tree { unstable: None, .. }))
+}
+
+/// `Rt.begin`: how many patches to capture, or -1.
+pub fn begin() -> i32 {
+    let me = std::thread::current().id();
+    with(|m| match m {
+        Mode::Tree {
+            tree,
+            capture,
+            thread,
+            unstable,
+        } => {
+            if unstable.is_some() {
+                return -1;
+            }
+            if thread.get_or_insert(me) != &me {
+                mark(unstable, "the location was reached from two threads".into());
+                return -1;
+            }
+            match tree.enter() {
+                Ok(list) => {
+                    *capture = list;
+                    capture.len() as i32
+                }
+                Err(e) => {
+                    mark(unstable, e.0);
+                    -1
+                }
+            }
+        }
+        Mode::Sequential(_) => -1,
+    })
+}
+
+/// `Rt.patchAt`.
+pub fn patch_at(k: i32) -> i32 {
+    with(|m| match m {
+        Mode::Tree { capture, .. } => capture.get(k as usize).map(|p| *p as i32).unwrap_or(-1),
+        Mode::Sequential(p) => *p,
+    })
+}
+
+/// `Rt.report`.
+pub fn report(patch: i32, change: String) {
+    with(|m| {
+        if let Mode::Tree { tree, unstable, .. } = m {
+            if unstable.is_none() {
+                if let Err(e) = tree.report(patch as u32, change) {
+                    mark(unstable, e.0);
+                }
+            }
+        }
+    })
+}
+
+/// `Rt.decide`: the patch to replay.
+pub fn decide() -> i32 {
+    with(|m| match m {
+        Mode::Tree {
+            tree,
+            capture,
+            unstable,
+            ..
+        } => {
+            let fallback = capture.first().map(|p| *p as i32).unwrap_or(-1);
+            if unstable.is_some() {
+                return fallback;
+            }
+            match tree.choose() {
+                Ok(p) => p as i32,
+                Err(e) => {
+                    mark(unstable, e.0);
+                    fallback
+                }
+            }
+        }
+        Mode::Sequential(p) => *p,
+    })
+}
