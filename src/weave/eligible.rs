@@ -245,7 +245,7 @@ const JDK_EXCEPTIONS: &[&str] = &[
 
 /// `throw new X(...)` where constructing X changes no existing state.
 fn thrown_exception(src: &str, n: Node, pure: PurityOracle) -> bool {
-    if !n.parent().is_some_and(|p| p.kind() == "throw_statement") {
+    if n.parent().is_none_or(|p| p.kind() != "throw_statement") {
         return false;
     }
     let Some(ty) = n.child_by_field_name("type") else {
