@@ -111,12 +111,24 @@ const JDK: &[(&str, &str, &str)] = &[
     ("java/util/TreeSet", SET, "!contains"),
     ("java/util/Collection", SET, "!contains"),
     ("java/lang/CharSequence", "length/0 charAt/1", ""),
+    // Constructing an exception only initialises the new object (message, cause, stack trace).
+    ("java/lang/Throwable", EXCEPTION_INIT, ""),
+    ("java/lang/Exception", EXCEPTION_INIT, ""),
+    ("java/lang/RuntimeException", EXCEPTION_INIT, ""),
+    ("java/lang/Error", EXCEPTION_INIT, ""),
+    ("java/lang/IllegalStateException", EXCEPTION_INIT, ""),
+    ("java/lang/IllegalArgumentException", EXCEPTION_INIT, ""),
+    ("java/lang/ArithmeticException", EXCEPTION_INIT, ""),
+    ("java/lang/UnsupportedOperationException", EXCEPTION_INIT, ""),
     (
         "java/lang/StringBuilder",
         "length/0 charAt/1 toString/0 indexOf/1,2",
         "",
     ),
 ];
+
+/// Constructors of the exception classes above.
+const EXCEPTION_INIT: &str = "<init>/0 <init>/1 <init>/2";
 
 /// Project methods the JDK may call back on objects, and in addition on function objects.
 const CALLBACKS: &str = "equals/1 hashCode/0 toString/0 compareTo/1 compare/2 length/0 charAt/1 \

@@ -108,3 +108,85 @@ pub fn expected(project: &Path) -> std::collections::BTreeMap<String, String> {
     let text = std::fs::read_to_string(project.join("patches/expected.json")).unwrap();
     serde_json::from_str(&text).unwrap()
 }
+
+/// The differential test on one fixture: `init`, then `run` with the schemata and with the plain
+/// technique; verdicts equal each other and the verified expectations; javac once or twice per
+/// set; one JVM per worker plus one per timeout; at least 90 % of woven patches take the tree path.
+/// Returns the schemata's result lines.
+pub fn check_fixture(name: &str) -> Vec<ResultLine> {
+    let (_tmp, project) = fixture(name);
+    let work = project.parent().unwrap().join("work");
+    init(&project, &work);
+    let expected = expected(&project);
+
+    let (out, fast) = run(&work, &project.join("patches"), "schemata", 2);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "run failed:\n{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(fast.len(), expected.len());
+    assert_eq!(
+        stdout.lines().count(),
+        expected.len(),
+        "one human line per set:\n{stdout}"
+    );
+
+    let (_, plain) = run(&work, &project.join("patches"), "plain", 2);
+    assert_eq!(plain.len(), fast.len());
+    for (f, p) in fast.iter().zip(&plain) {
+        assert_eq!(f.set_name(), p.set_name());
+        // The differential test: accelerated verdicts equal plain verdicts.
+        assert_eq!(
+            f.succlist,
+            p.succlist,
+            "{}: schemata vs plain",
+            f.set_name()
+        );
+        assert_eq!(
+            &f.succlist,
+            &expected[&f.set_name()],
+            "{}: vs verified expectation",
+            f.set_name()
+        );
+        assert_eq!(p.technique.as_deref(), Some("plain"));
+        // javac runs once per set when every woven patch compiles, twice when some do not.
+        let x = &f.extra;
+        let javac = x["javac_invocations"].as_u64().unwrap();
+        if f.technique.as_deref() == Some("schemata") {
+            let woven_c = f.succlist.chars().filter(|&c| c == 'C').count() as u64;
+            let fallback = x["fallback"].as_u64().unwrap();
+            if woven_c == 0 {
+                assert_eq!(javac, 1, "{}: {x}", f.set_name());
+            } else if fallback == 0 {
+                assert_eq!(javac, 2, "{}: {x}", f.set_name());
+            }
+        } else {
+            assert_eq!(javac, 0);
+        }
+        assert_eq!(x["patches"].as_u64().unwrap() as usize, f.succlist.len());
+    }
+    // One JVM per worker for the whole run; each timeout restarts its worker exactly once.
+    let mut per_worker: std::collections::BTreeMap<u64, (u64, u64)> = Default::default();
+    for f in &fast {
+        let e = per_worker
+            .entry(f.extra["worker"].as_u64().unwrap())
+            .or_default();
+        e.0 = e.0.max(f.extra["worker_jvm_starts"].as_u64().unwrap());
+        // Each sequential timeout restarts the worker once; a tree round that timed out did too
+        // (its undecided patches then ran sequentially).
+        let tree_timeouts = f.extra["tree_fallbacks"]
+            .as_array()
+            .map(|a| a.iter().filter(|r| r.as_str().unwrap_or("").contains("timed out")).count())
+            .unwrap_or(0);
+        e.1 += (f.succlist.matches('T').count() + tree_timeouts) as u64;
+    }
+    for (worker, (starts, timeouts)) in per_worker {
+        assert_eq!(starts, 1 + timeouts, "worker {worker}");
+    }
+    let woven: u64 = fast.iter().map(|f| f.extra["woven"].as_u64().unwrap()).sum();
+    let tree: u64 = fast.iter().map(|f| f.extra["tree_patches"].as_u64().unwrap()).sum();
+    assert!(tree * 10 >= woven * 9, "{name}: only {tree} of {woven} woven patches took the tree path");
+    fast
+}

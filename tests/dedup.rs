@@ -1,0 +1,88 @@
+//! Execution scheduling end to end: the equivalence-rich `dedup` fixture through the real binary;
+//! verdicts equal plain validation with and without deduplication, rounds per test equal the
+//! known number of test-equivalence classes, and deduplication saves rounds.
+
+mod common;
+use common::*;
+
+#[test]
+fn dedup_fixture_matches_plain_and_expectations() {
+    let fast = check_fixture("dedup");
+    assert!(fast.iter().all(|r| r.extra["tree_fallbacks"].is_null()), "no test should be unstable");
+}
+
+#[test]
+fn deduplication_keeps_verdicts_and_saves_rounds() {
+    let (_tmp, project) = fixture("dedup");
+    let work = project.parent().unwrap().join("work");
+    init(&project, &work);
+    let (_, with) = run(&work, &project.join("patches"), "schemata", 2);
+    let _ = std::fs::remove_file(work.join("result.jsonl"));
+    let out = patchval(&[
+        "run",
+        "-w",
+        work.to_str().unwrap(),
+        "-j",
+        "2",
+        "--no-dedup",
+        project.join("patches").to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let mut without = results(&work);
+    without.sort_by_key(|l| l.set_name());
+    assert_eq!(with.len(), without.len());
+    let rounds = |r: &[ResultLine]| -> u64 { r.iter().map(|l| l.extra["rounds"].as_u64().unwrap()).sum() };
+    for (a, b) in with.iter().zip(&without) {
+        assert_eq!(a.succlist, b.succlist, "{}", a.set_name());
+        assert_eq!(b.extra["tree_patches"], 0);
+        assert!(
+            a.extra["rounds"].as_u64() <= b.extra["rounds"].as_u64(),
+            "{}: dedup {} rounds vs {}",
+            a.set_name(),
+            a.extra["rounds"],
+            b.extra["rounds"]
+        );
+    }
+    let (r_with, r_without) = (rounds(&with), rounds(&without));
+    eprintln!("dedup fixture: {r_with} rounds with deduplication, {r_without} without");
+    assert!(r_with * 2 < r_without, "{r_with} vs {r_without}");
+}
+
+/// The `known_classes` set, with the fixture's seeded bug fixed first so that every patch reaches
+/// `KnownClassesTest#pickOnce`: its tree must take exactly one round per known class.
+#[test]
+fn rounds_equal_known_classes() {
+    let (_tmp, project) = fixture("dedup");
+    // Fix the seeded bug with the set's first (plausible) patch, so no trigger test stops the patches.
+    let fix: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(project.join("patches/cond_rewrites.json")).unwrap()).unwrap();
+    let fixed = format!(
+        "{}{}{}",
+        fix["context_above"].as_str().unwrap(),
+        fix["patches"][0].as_str().unwrap(),
+        fix["context_below"].as_str().unwrap()
+    );
+    std::fs::write(project.join(fix["filename"].as_str().unwrap()), fixed).unwrap();
+    let known: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(project.join("known-classes.json")).unwrap()).unwrap();
+    let test = known["test"].as_str().unwrap();
+    let groups: Vec<Vec<usize>> = serde_json::from_value(known["classes"].clone()).unwrap();
+
+    let work = project.parent().unwrap().join("work");
+    init(&project, &work);
+    let set = project.join("patches/known_classes.json");
+    let out = patchval(&["run", "-w", work.to_str().unwrap(), "-j", "1", set.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let r = &results(&work)[0];
+    assert_eq!(r.extra["split_tests"][test], serde_json::json!([groups.len(), groups.len()]), "{}", r.extra);
+    // Only that test tells the patches apart: every other test needs one round for all of them.
+    let split = r.extra["split_tests"].as_object().unwrap();
+    assert_eq!(split.len(), 1, "{}", r.extra);
+    let tree_tests = r.extra["tree_tests"].as_u64().unwrap();
+    assert_eq!(r.extra["classes"].as_u64().unwrap(), tree_tests - 1 + groups.len() as u64);
+    // Patches of one class share a verdict.
+    let verdicts: Vec<char> = r.succlist.chars().collect();
+    for g in &groups {
+        assert!(g.iter().all(|&p| verdicts[p] == verdicts[g[0]]), "{g:?} in {}", r.succlist);
+    }
+}
