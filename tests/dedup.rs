@@ -8,7 +8,10 @@ use common::*;
 #[test]
 fn dedup_fixture_matches_plain_and_expectations() {
     let fast = check_fixture("dedup");
-    assert!(fast.iter().all(|r| r.extra["tree_fallbacks"].is_null()), "no test should be unstable");
+    assert!(
+        fast.iter().all(|r| r.extra["tree_fallbacks"].is_null()),
+        "no test should be unstable"
+    );
 }
 
 #[test]
@@ -27,11 +30,16 @@ fn deduplication_keeps_verdicts_and_saves_rounds() {
         "--no-dedup",
         project.join("patches").to_str().unwrap(),
     ]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let mut without = results(&work);
     without.sort_by_key(|l| l.set_name());
     assert_eq!(with.len(), without.len());
-    let rounds = |r: &[ResultLine]| -> u64 { r.iter().map(|l| l.extra["rounds"].as_u64().unwrap()).sum() };
+    let rounds =
+        |r: &[ResultLine]| -> u64 { r.iter().map(|l| l.extra["rounds"].as_u64().unwrap()).sum() };
     for (a, b) in with.iter().zip(&without) {
         assert_eq!(a.succlist, b.succlist, "{}", a.set_name());
         assert_eq!(b.extra["tree_patches"], 0);
@@ -54,8 +62,10 @@ fn deduplication_keeps_verdicts_and_saves_rounds() {
 fn rounds_equal_known_classes() {
     let (_tmp, project) = fixture("dedup");
     // Fix the seeded bug with the set's first (plausible) patch, so no trigger test stops the patches.
-    let fix: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(project.join("patches/cond_rewrites.json")).unwrap()).unwrap();
+    let fix: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(project.join("patches/cond_rewrites.json")).unwrap(),
+    )
+    .unwrap();
     let fixed = format!(
         "{}{}{}",
         fix["context_above"].as_str().unwrap(),
@@ -64,25 +74,49 @@ fn rounds_equal_known_classes() {
     );
     std::fs::write(project.join(fix["filename"].as_str().unwrap()), fixed).unwrap();
     let known: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(project.join("known-classes.json")).unwrap()).unwrap();
+        serde_json::from_str(&std::fs::read_to_string(project.join("known-classes.json")).unwrap())
+            .unwrap();
     let test = known["test"].as_str().unwrap();
     let groups: Vec<Vec<usize>> = serde_json::from_value(known["classes"].clone()).unwrap();
 
     let work = project.parent().unwrap().join("work");
     init(&project, &work);
     let set = project.join("patches/known_classes.json");
-    let out = patchval(&["run", "-w", work.to_str().unwrap(), "-j", "1", set.to_str().unwrap()]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = patchval(&[
+        "run",
+        "-w",
+        work.to_str().unwrap(),
+        "-j",
+        "1",
+        set.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let r = &results(&work)[0];
-    assert_eq!(r.extra["split_tests"][test], serde_json::json!([groups.len(), groups.len()]), "{}", r.extra);
+    assert_eq!(
+        r.extra["split_tests"][test],
+        serde_json::json!([groups.len(), groups.len()]),
+        "{}",
+        r.extra
+    );
     // Only that test tells the patches apart: every other test needs one round for all of them.
     let split = r.extra["split_tests"].as_object().unwrap();
     assert_eq!(split.len(), 1, "{}", r.extra);
     let tree_tests = r.extra["tree_tests"].as_u64().unwrap();
-    assert_eq!(r.extra["classes"].as_u64().unwrap(), tree_tests - 1 + groups.len() as u64);
+    assert_eq!(
+        r.extra["classes"].as_u64().unwrap(),
+        tree_tests - 1 + groups.len() as u64
+    );
     // Patches of one class share a verdict.
     let verdicts: Vec<char> = r.succlist.chars().collect();
     for g in &groups {
-        assert!(g.iter().all(|&p| verdicts[p] == verdicts[g[0]]), "{g:?} in {}", r.succlist);
+        assert!(
+            g.iter().all(|&p| verdicts[p] == verdicts[g[0]]),
+            "{g:?} in {}",
+            r.succlist
+        );
     }
 }

@@ -119,7 +119,11 @@ const JDK: &[(&str, &str, &str)] = &[
     ("java/lang/IllegalStateException", EXCEPTION_INIT, ""),
     ("java/lang/IllegalArgumentException", EXCEPTION_INIT, ""),
     ("java/lang/ArithmeticException", EXCEPTION_INIT, ""),
-    ("java/lang/UnsupportedOperationException", EXCEPTION_INIT, ""),
+    (
+        "java/lang/UnsupportedOperationException",
+        EXCEPTION_INIT,
+        "",
+    ),
     (
         "java/lang/StringBuilder",
         "length/0 charAt/1 toString/0 indexOf/1,2",

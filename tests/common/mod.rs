@@ -178,15 +178,28 @@ pub fn check_fixture(name: &str) -> Vec<ResultLine> {
         // (its undecided patches then ran sequentially).
         let tree_timeouts = f.extra["tree_fallbacks"]
             .as_array()
-            .map(|a| a.iter().filter(|r| r.as_str().unwrap_or("").contains("timed out")).count())
+            .map(|a| {
+                a.iter()
+                    .filter(|r| r.as_str().unwrap_or("").contains("timed out"))
+                    .count()
+            })
             .unwrap_or(0);
         e.1 += (f.succlist.matches('T').count() + tree_timeouts) as u64;
     }
     for (worker, (starts, timeouts)) in per_worker {
         assert_eq!(starts, 1 + timeouts, "worker {worker}");
     }
-    let woven: u64 = fast.iter().map(|f| f.extra["woven"].as_u64().unwrap()).sum();
-    let tree: u64 = fast.iter().map(|f| f.extra["tree_patches"].as_u64().unwrap()).sum();
-    assert!(tree * 10 >= woven * 9, "{name}: only {tree} of {woven} woven patches took the tree path");
+    let woven: u64 = fast
+        .iter()
+        .map(|f| f.extra["woven"].as_u64().unwrap())
+        .sum();
+    let tree: u64 = fast
+        .iter()
+        .map(|f| f.extra["tree_patches"].as_u64().unwrap())
+        .sum();
+    assert!(
+        tree * 10 >= woven * 9,
+        "{name}: only {tree} of {woven} woven patches took the tree path"
+    );
     fast
 }
