@@ -22,8 +22,45 @@ const ALLOWED_FALLBACK: &[(&str, usize)] = &[
     ("maybe_assigned_local", 3),
 ];
 
-const FAKE_RT: &str = "package patchval.agent; public final class Rt { \
-    public static int choose(int site) { return Integer.getInteger(\"pv.patch\", -1); } }\n";
+/// The real `Rt.java` with its natives replaced by Java: `choose`/`decide` answer the patch in
+/// `pv.patch`; with `pv.tree` set, every visit captures all patches listed in `pv.all` (so each
+/// capture must leave no trace) and then replays the chosen one.
+fn fake_rt() -> String {
+    let real = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/agent-java/src/patchval/agent/Rt.java"
+    ))
+    .expect("agent-java Rt.java");
+    let natives = [
+        ("public static native int choose(int site);", "public static int choose(int site) { return Integer.getInteger(\"pv.patch\", -1); }"),
+        ("public static native boolean tree(int site);", "public static boolean tree(int site) { return Boolean.getBoolean(\"pv.tree\"); }"),
+        ("public static native int begin(int site);", "public static int begin(int site) { return all().length; }"),
+        ("public static native int patchAt(int site, int k);", "public static int patchAt(int site, int k) { return all()[k]; }"),
+        ("public static native void report(int site, int patch, String change);", "public static void report(int site, int patch, String change) { }"),
+        ("public static native int decide(int site);", "public static int decide(int site) { return Integer.getInteger(\"pv.patch\", -1); }\n    private static int[] all() { String[] p = System.getProperty(\"pv.all\", \"\").split(\",\"); int[] a = new int[p.length]; for (int i = 0; i < p.length; i++) a[i] = Integer.parseInt(p[i]); return a; }"),
+    ];
+    let mut text = real;
+    for (native, body) in natives {
+        assert!(text.contains(native), "Rt.java changed: {native}");
+        text = text.replace(native, body);
+    }
+    text
+}
+
+/// Calls the test treats as pure when deciding tree eligibility (the real oracle is the bytecode scan).
+fn test_purity(qualifier: Option<&str>, name: &str, _arity: usize) -> bool {
+    matches!(qualifier, Some("Math") | Some("String") | Some("Integer"))
+        || [
+            "length",
+            "charAt",
+            "abs",
+            "max",
+            "min",
+            "equals",
+            "compareTo",
+        ]
+        .contains(&name)
+}
 
 const HELPERS: &str = r#"
     interface Call { Object call() throws Throwable; }
@@ -148,6 +185,8 @@ struct Job {
     cp: PathBuf,
     class: String,
     patch: Option<usize>,
+    /// Tree mode: the patches captured at every visit.
+    tree: Option<String>,
 }
 
 /// Runs every job, at most two JVMs at a time; stdout (with the package prefix removed) + exit.
@@ -175,6 +214,9 @@ fn run_one(job: &Job) -> String {
     cmd.args(["-XX:TieredStopAtLevel=1", "-Xshare:auto"]);
     if let Some(i) = job.patch {
         cmd.arg(format!("-Dpv.patch={i}"));
+    }
+    if let Some(all) = &job.tree {
+        cmd.arg("-Dpv.tree=true").arg(format!("-Dpv.all={all}"));
     }
     let mut child = cmd
         .arg("-cp")
@@ -227,7 +269,8 @@ impl Schemata {
             rounds: 0,
         };
         match weave::plan(&c.src, c.range(), &patches) {
-            Ok(plan) => {
+            Ok(mut plan) => {
+                plan.enable_tree(&test_purity);
                 for (i, why) in plan.excluded.iter().enumerate() {
                     if let Some(why) = why {
                         s.fallback.insert(i, format!("excluded: {why}"));
@@ -314,13 +357,20 @@ impl Schemata {
     }
 }
 
+#[derive(Clone, Copy)]
+enum Mode {
+    Plain,
+    Woven,
+    Tree,
+}
+
 #[test]
 fn woven_programs_behave_like_plain_ones() {
     let started = Instant::now();
     let cases = cases();
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    write(d, "patchval/agent/Rt.java", FAKE_RT);
+    write(d, "patchval/agent/Rt.java", &fake_rt());
 
     // Plain side: check every variant, then build the ones that compile.
     let mut plain_files = Vec::new();
@@ -393,34 +443,58 @@ fn woven_programs_behave_like_plain_ones() {
                     cp: d.join("plain_out"),
                     class: format!("p{c}_{i}.Main"),
                     patch: None,
+                    tree: None,
                 });
-                keys.push((c, i, false));
+                keys.push((c, i, Mode::Plain));
             }
         }
         if let Some(w) = &sched[c].woven {
+            let plan = sched[c].plan.as_ref().unwrap();
+            let in_tree: Vec<usize> = w
+                .patches
+                .iter()
+                .copied()
+                .filter(|&i| plan.tree[i].is_ok())
+                .collect();
+            let all = in_tree
+                .iter()
+                .map(|i| i.to_string())
+                .collect::<Vec<_>>()
+                .join(",");
             for &i in &w.patches {
                 jobs.push(Job {
                     cp: d.join("woven_out"),
                     class: format!("w{c}.Main"),
                     patch: Some(i),
+                    tree: None,
                 });
-                keys.push((c, i, true));
+                keys.push((c, i, Mode::Woven));
+                if in_tree.contains(&i) {
+                    jobs.push(Job {
+                        cp: d.join("woven_out"),
+                        class: format!("w{c}.Main"),
+                        patch: Some(i),
+                        tree: Some(all.clone()),
+                    });
+                    keys.push((c, i, Mode::Tree));
+                }
             }
         }
     }
     let outputs = run_all(&jobs);
     let mut plain_out = BTreeMap::new();
     let mut woven_out = BTreeMap::new();
-    for ((c, i, woven), out) in keys.into_iter().zip(outputs) {
-        if woven {
-            woven_out.insert((c, i), out);
-        } else {
-            plain_out.insert((c, i), out);
-        }
+    let mut tree_out = BTreeMap::new();
+    for ((c, i, mode), out) in keys.into_iter().zip(outputs) {
+        match mode {
+            Mode::Plain => plain_out.insert((c, i), out),
+            Mode::Woven => woven_out.insert((c, i), out),
+            Mode::Tree => tree_out.insert((c, i), out),
+        };
     }
 
     // Verdicts.
-    let (mut total, mut matched, mut fell_back) = (0, 0, 0);
+    let (mut total, mut matched, mut fell_back, mut tree_checked) = (0, 0, 0, 0);
     let mut failures = Vec::new();
     let mut over_allowance = Vec::new();
     for (c, case) in cases.iter().enumerate() {
@@ -452,6 +526,12 @@ fn woven_programs_behave_like_plain_ones() {
                 continue;
             }
             let p = &plain_out[&(c, i)];
+            if let Some(t) = tree_out.get(&(c, i)) {
+                tree_checked += 1;
+                if t != p {
+                    failures.push(format!("{tag}: output differs after capturing every tree patch\n--- plain\n{p}--- tree\n{t}"));
+                }
+            }
             match woven_out.get(&(c, i)) {
                 Some(w) if w == p => matched += 1,
                 Some(w) => failures.push(format!(
@@ -480,7 +560,7 @@ fn woven_programs_behave_like_plain_ones() {
         );
     }
     println!(
-        "{} cases, {total} patches: {matched} matched, {fell_back} fell back, {} failed ({:.1}s)",
+        "{} cases, {total} patches: {matched} matched ({tree_checked} also through capture/replay), {fell_back} fell back, {} failed ({:.1}s)",
         cases.len(),
         failures.len(),
         started.elapsed().as_secs_f64()
