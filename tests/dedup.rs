@@ -21,7 +21,7 @@ fn deduplication_keeps_verdicts_and_saves_rounds() {
     init(&project, &work);
     let (_, with) = run(&work, &project.join("patches"), "schemata", 2);
     let _ = std::fs::remove_file(work.join("result.jsonl"));
-    let out = patchval(&[
+    patchval_ok(&[
         "run",
         "-w",
         work.to_str().unwrap(),
@@ -30,11 +30,6 @@ fn deduplication_keeps_verdicts_and_saves_rounds() {
         "--no-dedup",
         project.join("patches").to_str().unwrap(),
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
     let mut without = results(&work);
     without.sort_by_key(|l| l.set_name());
     assert_eq!(with.len(), without.len());
@@ -82,7 +77,7 @@ fn rounds_equal_known_classes() {
     let work = project.parent().unwrap().join("work");
     init(&project, &work);
     let set = project.join("patches/known_classes.json");
-    let out = patchval(&[
+    patchval_ok(&[
         "run",
         "-w",
         work.to_str().unwrap(),
@@ -90,11 +85,6 @@ fn rounds_equal_known_classes() {
         "1",
         set.to_str().unwrap(),
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
     let r = &results(&work)[0];
     assert_eq!(
         r.extra["split_tests"][test],

@@ -40,6 +40,18 @@ pub fn patchval(args: &[&str]) -> Output {
     cmd.output().expect("run patchval")
 }
 
+/// Runs patchval, asserting success; returns stdout.
+pub fn patchval_ok(args: &[&str]) -> String {
+    let out = patchval(args);
+    assert!(
+        out.status.success(),
+        "patchval {args:?} failed:\n{}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
 /// `patchval init`, asserting success.
 pub fn init(project: &Path, work: &Path) {
     let out = patchval(&[
