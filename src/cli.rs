@@ -29,10 +29,20 @@ pub enum Technique {
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Compile the unpatched project, discover and run its tests, and record the baseline in the work dir.
+    #[command(group(clap::ArgGroup::new("kind").required(true).args(["project", "maven", "defects4j"])))]
     Init {
-        /// The project's root directory.
+        /// The project's root directory (Maven layout, patchval.toml, or flags).
         #[arg(long)]
-        project: PathBuf,
+        project: Option<PathBuf>,
+        /// A Maven project (pom.xml; multi-module projects are validated as one).
+        #[arg(long)]
+        maven: Option<PathBuf>,
+        /// Local Maven repository to resolve dependencies from (offline).
+        #[arg(long = "maven-repo", requires = "maven")]
+        maven_repo: Option<PathBuf>,
+        /// A checkout made by `defects4j checkout`.
+        #[arg(long)]
+        defects4j: Option<PathBuf>,
         /// Where patchval keeps its state and results.
         #[arg(long = "work-dir", short = 'w')]
         work_dir: PathBuf,
@@ -123,6 +133,9 @@ pub fn main() -> i32 {
         }
         Command::Init {
             project,
+            maven,
+            maven_repo,
+            defects4j,
             work_dir,
             src,
             test,
@@ -141,12 +154,27 @@ pub fn main() -> i32 {
             };
             let result = (|| {
                 let tools = Toolchain::detect()?;
-                let model = project::load(&project, &flags)?;
+                let from_flags = project.is_some();
+                let (mut model, triggers) = match (project, maven, defects4j) {
+                    (_, Some(dir), _) => {
+                        (project::maven::load(&dir, maven_repo.as_deref())?, vec![])
+                    }
+                    (_, _, Some(dir)) => {
+                        let c = project::defects4j::load(&dir)?;
+                        (c.project, c.triggers)
+                    }
+                    (Some(dir), _, _) => (project::load(&dir, &flags)?, vec![]),
+                    (None, None, None) => unreachable!("clap requires one of them"),
+                };
+                if !from_flags {
+                    flags.apply(&mut model);
+                }
                 project::baseline::init(
                     &WorkDir::new(&work_dir),
                     model,
                     tools,
                     std::time::Duration::from_secs(baseline_timeout),
+                    &triggers,
                 )
             })();
             match result {

@@ -48,6 +48,7 @@ pub fn init(
     project: Project,
     tools: Toolchain,
     baseline_timeout: Duration,
+    declared_triggers: &[String],
 ) -> Result<State, ProjectError> {
     let started = Instant::now();
     std::fs::create_dir_all(&wd.root).map_err(io_err(&wd.root))?;
@@ -167,6 +168,31 @@ pub fn init(
         }
     }
     bar.finish_and_clear();
+    if !declared_triggers.is_empty() {
+        // Like `defects4j test`: only the declared trigger tests may fail on the unpatched program.
+        let (keep, drop): (Vec<TestRecord>, Vec<TestRecord>) = std::mem::take(&mut state.tests)
+            .into_iter()
+            .partition(|t| t.passed || declared_triggers.contains(&t.id.to_string()));
+        state.tests = keep;
+        for t in drop {
+            state.excluded.push((
+                t.id.to_string(),
+                format!(
+                    "fails on the unpatched program but is not a declared trigger test ({})",
+                    t.failure.unwrap_or_default()
+                ),
+            ));
+        }
+        for d in declared_triggers {
+            if state
+                .tests
+                .iter()
+                .any(|t| t.passed && t.id.to_string() == *d)
+            {
+                tracing::warn!("declared trigger test {d} passes on the unpatched program");
+            }
+        }
+    }
     if state.tests.is_empty() {
         return Err(ProjectError::NoTests(join_path(&state.project.test_dirs)));
     }

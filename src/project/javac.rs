@@ -73,10 +73,40 @@ pub fn compile_or_fail(
 ) -> Result<(), ProjectError> {
     compile(tools, project, classpath, out, files, scratch).map_err(|errors| {
         ProjectError::DoesNotCompile {
-            what: what.to_string(),
+            what: keyword_as_identifier(&errors)
+                .map(|hint| format!("{what}: {hint}"))
+                .unwrap_or_else(|| what.to_string()),
             errors: errors.lines().take(20).collect::<Vec<_>>().join("\n"),
         }
     })
+}
+
+/// javac's complaint about old code using a newer keyword (`enum`, `assert`, `_`) as a name,
+/// turned into a sentence naming the file.
+pub fn keyword_as_identifier(errors: &str) -> Option<String> {
+    let line = errors
+        .lines()
+        .find(|l| l.contains("is a keyword") && l.contains("identifier"))?;
+    let (file, rest) = line.split_once(": error: ")?;
+    let keyword = rest.split('\'').nth(1).unwrap_or("a keyword");
+    Some(format!(
+        "{file} uses `{keyword}` as an identifier, which newer Java rejects; rename it \
+         (e.g. old commons-lang's package `enum` to `enums`)"
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn keyword_errors_name_the_file() {
+        let e = "/p/src/java/org/a/enum/Foo.java:1: error: as of release 5, 'enum' is a keyword, and may not be used as an identifier\npackage org.a.enum;";
+        let hint = super::keyword_as_identifier(e).unwrap();
+        assert!(
+            hint.starts_with("/p/src/java/org/a/enum/Foo.java:1 uses `enum`"),
+            "{hint}"
+        );
+        assert!(super::keyword_as_identifier("A.java:3: error: cannot find symbol").is_none());
+    }
 }
 
 /// Copies resource directories into a class output directory.

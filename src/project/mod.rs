@@ -3,7 +3,9 @@
 
 pub mod baseline;
 pub mod classfile;
+pub mod defects4j;
 pub mod javac;
+pub mod maven;
 pub mod purity;
 
 use serde::{Deserialize, Serialize};
@@ -86,6 +88,25 @@ pub struct Overrides {
     pub classpath: Vec<String>,
     pub release: Option<String>,
     pub jvm_options: Vec<String>,
+}
+
+impl Overrides {
+    /// Applies the flags that make sense on a model read from elsewhere (Maven, Defects4J):
+    /// the release, extra JVM options, extra class path entries.
+    pub fn apply(&self, project: &mut Project) {
+        if let Some(r) = &self.release {
+            project.release = r.clone();
+        }
+        project.jvm_options.extend(self.jvm_options.iter().cloned());
+        for entry in self
+            .classpath
+            .iter()
+            .flat_map(|e| e.split(':'))
+            .filter(|e| !e.is_empty())
+        {
+            project.classpath.push(project.root.join(entry));
+        }
+    }
 }
 
 /// Builds the project model: flags win over `patchval.toml`, which wins over detection.
@@ -247,9 +268,11 @@ pub fn join_path<P: AsRef<Path>>(parts: impl IntoIterator<Item = P>) -> String {
         .join(":")
 }
 
-/// Default JVM options for workers and plain runs; the project's own options come after them.
+/// Default JVM options for workers and plain runs; the project's own options come after them
+/// (and win, for `-X`/`-D` options). The `--add-opens` let old code and old test libraries
+/// reflect into `java.base` on JDK 17 as they did on JDK 8.
 pub fn default_jvm_options() -> Vec<String> {
-    [
+    let mut v: Vec<String> = [
         "-Xss8m",
         "-Xmx2g",
         "-XX:+UseSerialGC",
@@ -258,7 +281,22 @@ pub fn default_jvm_options() -> Vec<String> {
     ]
     .iter()
     .map(|s| s.to_string())
-    .collect()
+    .collect();
+    for package in [
+        "java.lang",
+        "java.lang.reflect",
+        "java.util",
+        "java.util.concurrent",
+        "java.util.regex",
+        "java.text",
+        "java.io",
+        "java.math",
+        "java.net",
+        "java.nio",
+    ] {
+        v.push(format!("--add-opens=java.base/{package}=ALL-UNNAMED"));
+    }
+    v
 }
 
 #[cfg(test)]

@@ -1,0 +1,80 @@
+//! `init --defects4j` on a checkout-shaped project (the calc fixture in Defects4J's old Math
+//! layout, with `defects4j.build.properties`), without the defects4j command installed: the
+//! declared trigger tests are the failing ones, other failing tests are excluded like
+//! `defects4j test` excludes its broken tests, and verdicts equal plain validation.
+
+mod common;
+use common::*;
+
+#[test]
+fn a_defects4j_checkout_is_validated_like_defects4j_test() {
+    let tmp = tempfile::tempdir().unwrap();
+    let checkout = tmp.path().join("Calc_1_buggy");
+    copy_dir(
+        &repo().join("testdata/calc/src/main/java"),
+        &checkout.join("src/java"),
+    );
+    copy_dir(
+        &repo().join("testdata/calc/src/test/java"),
+        &checkout.join("src/test"),
+    );
+    // A test that fails on the unpatched program but is not a trigger test (a "broken" test).
+    std::fs::write(
+        checkout.join("src/test/org/example/calc/BrokenTest.java"),
+        "package org.example.calc;\npublic class BrokenTest {\n    @org.junit.Test public void dependsOnTheEnvironment() { org.junit.Assert.fail(\"broken\"); }\n}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        checkout.join(".defects4j.config"),
+        "#File header\npid=Math\nvid=90b\n",
+    )
+    .unwrap();
+    std::fs::write(
+        checkout.join("defects4j.build.properties"),
+        "#File header\nd4j.classes.modified=org.example.calc.MathUtil\nd4j.dir.src.classes=src/java\n\
+         d4j.dir.src.tests=src/test\nd4j.tests.trigger=org.example.calc.MathUtilTest::binarySearchMissingMiddle,\
+         org.example.calc.MathUtilTest::binarySearchMissingBeforeStart\n",
+    )
+    .unwrap();
+    let work = tmp.path().join("work");
+    let out = patchval_ok(&[
+        "init",
+        "--defects4j",
+        checkout.to_str().unwrap(),
+        "-w",
+        work.to_str().unwrap(),
+    ]);
+    assert!(
+        out.contains("26 tests (2 failing on the unpatched program)"),
+        "{out}"
+    );
+    assert!(
+        out.lines().any(|l| l
+            .contains("excluded org.example.calc.BrokenTest#dependsOnTheEnvironment")
+            && l.contains("not a declared trigger test")),
+        "{out}"
+    );
+    let state: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(work.join("state.json")).unwrap()).unwrap();
+    let opts = state["project"]["jvm_options"].to_string();
+    assert!(opts.contains("America/Los_Angeles"), "{opts}");
+
+    // The calc patch set, moved to the checkout's layout.
+    let mut set: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(repo().join("testdata/calc/patches/binsearch_return.json"))
+            .unwrap(),
+    )
+    .unwrap();
+    let name = set["filename"]
+        .as_str()
+        .unwrap()
+        .replace("src/main/java/", "src/java/");
+    set["filename"] = name.into();
+    let set_path = tmp.path().join("binsearch_return.json");
+    std::fs::write(&set_path, set.to_string()).unwrap();
+    let expected = expected(&repo().join("testdata/calc"))["binsearch_return.json"].clone();
+    let (_, fast) = run(&work, &set_path, "schemata", 1);
+    let (_, plain) = run(&work, &set_path, "plain", 1);
+    assert_eq!(fast[0].succlist, expected);
+    assert_eq!(plain[0].succlist, expected);
+}
