@@ -304,3 +304,12 @@ fn unresolvable_dependency_names_the_coordinates() {
     let e = load(d.path(), Some(repo.path())).unwrap_err().to_string();
     assert!(e.contains("org.nowhere:ghost:9.9"), "{e}");
 }
+
+mod common;
+
+/// The multi-module fixture end to end through `init --maven`: a patch in `app` compiles and runs
+/// against `core`'s classes; verdicts equal plain validation and the verified expectations.
+#[test]
+fn multimodule_fixture_end_to_end() {
+    common::check_fixture_as("multimodule", "--maven");
+}

@@ -54,9 +54,14 @@ pub fn patchval_ok(args: &[&str]) -> String {
 
 /// `patchval init`, asserting success.
 pub fn init(project: &Path, work: &Path) {
+    init_as("--project", project, work)
+}
+
+/// `patchval init` with the given kind of project (`--project`, `--maven`, `--defects4j`).
+pub fn init_as(kind: &str, project: &Path, work: &Path) {
     let out = patchval(&[
         "init",
-        "--project",
+        kind,
         project.to_str().unwrap(),
         "--work-dir",
         work.to_str().unwrap(),
@@ -126,9 +131,14 @@ pub fn expected(project: &Path) -> std::collections::BTreeMap<String, String> {
 /// set; one JVM per worker plus one per timeout; at least 90 % of woven patches take the tree path.
 /// Returns the schemata's result lines.
 pub fn check_fixture(name: &str) -> Vec<ResultLine> {
+    check_fixture_as(name, "--project")
+}
+
+/// `check_fixture` for a fixture read as `kind` (`--project`, `--maven`).
+pub fn check_fixture_as(name: &str, kind: &str) -> Vec<ResultLine> {
     let (_tmp, project) = fixture(name);
     let work = project.parent().unwrap().join("work");
-    init(&project, &work);
+    init_as(kind, &project, &work);
     let expected = expected(&project);
 
     let (out, fast) = run(&work, &project.join("patches"), "schemata", 2);
