@@ -96,12 +96,19 @@ fn run_tests(ctx: &RunContext, worker_id: usize, patched: &Path) -> (Outcome, u6
         .arg(&cp)
         .arg("patchval.agent.PlainMain")
         .args(ctx.tests.iter().map(|t| t.id.to_string()))
-        .current_dir(ctx.wd.worker(worker_id))
+        .current_dir(ctx.wd.worker_project(worker_id))
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .process_group(0);
-    let _ = std::fs::create_dir_all(ctx.wd.worker(worker_id));
+    if !ctx.wd.worker_project(worker_id).is_dir() {
+        if let Err(e) = ctx.wd.copy_project(worker_id, &state.project.root) {
+            return (
+                Outcome::new(Verdict::Error, Phase::Plain).with_detail(format!("copying the project: {e}")),
+                0,
+            );
+        }
+    }
     let mut child = match cmd.spawn() {
         Ok(c) => c,
         Err(e) => {

@@ -87,9 +87,47 @@ impl WorkDir {
     pub fn runtime(&self) -> PathBuf {
         self.root.join("runtime")
     }
-    /// A worker's private directory (its cwd, overlay and woven sources).
+    /// A worker's private directory (its overlay and woven sources).
     pub fn worker(&self, id: usize) -> PathBuf {
         self.root.join("workers").join(id.to_string())
+    }
+
+    /// Where a worker's tests run: its own copy of the project tree, so tests that read files
+    /// relative to the project find them and tests that write files cannot collide (the user's
+    /// checkout is never touched).
+    pub fn worker_project(&self, id: usize) -> PathBuf {
+        self.worker(id).join("project")
+    }
+
+    /// Makes a fresh copy of the project tree for worker `id` (once per worker and run; build
+    /// output, version control and the work dir itself are left out).
+    pub fn copy_project(&self, id: usize, project_root: &Path) -> std::io::Result<PathBuf> {
+        let dest = self.worker_project(id);
+        if dest.exists() {
+            std::fs::remove_dir_all(&dest)?;
+        }
+        let skip = |p: &Path| {
+            p.starts_with(&self.root)
+                || p.file_name().is_some_and(|n| n == ".git" || n == "target" || n == ".svn")
+        };
+        let mut walk = walkdir::WalkDir::new(project_root).into_iter();
+        while let Some(entry) = walk.next() {
+            let entry = entry.map_err(std::io::Error::other)?;
+            if entry.depth() > 0 && skip(entry.path()) {
+                if entry.file_type().is_dir() {
+                    walk.skip_current_dir();
+                }
+                continue;
+            }
+            let rel = entry.path().strip_prefix(project_root).expect("below the root");
+            let to = dest.join(rel);
+            if entry.file_type().is_dir() {
+                std::fs::create_dir_all(&to)?;
+            } else if entry.file_type().is_file() {
+                std::fs::copy(entry.path(), &to)?;
+            }
+        }
+        Ok(dest)
     }
 
     pub fn save(&self, state: &State) -> std::io::Result<()> {

@@ -432,7 +432,9 @@ fn t_id(t: &Value) -> String {
     }
 }
 
-const NORMAL_HOSTILE_TESTS: [&str; 4] = [
+const NORMAL_HOSTILE_TESTS: [&str; 6] = [
+    "org.example.hostile.FilesTest#readsADataFileRelativeToTheProjectRoot",
+    "org.example.hostile.FilesTest#writesAScratchFileRelativeToTheProjectRoot",
     "org.example.hostile.CounterTest#startsAtZero",
     "org.example.hostile.CounterTest#incrementAddsOne",
     "org.example.hostile.CounterTest#addAddsN",
@@ -453,7 +455,7 @@ fn init_survives_system_exit_and_an_endless_test() {
     });
     assert_eq!(code, OK, "init failed\nstdout:\n{out}\nstderr:\n{err}");
     assert!(
-        out.contains("5 tests (1 failing on the unpatched program)"),
+        out.contains("7 tests (1 failing on the unpatched program)"),
         "{out}"
     );
     let exit_line = out
@@ -473,6 +475,9 @@ fn init_survives_system_exit_and_an_endless_test() {
     for t in NORMAL_HOSTILE_TESTS {
         assert!(passed(&state, t), "{t} must pass: {state:#}");
     }
+    // Tests ran in the worker's copy of the project: the user's tree is untouched.
+    assert!(!project.join("scratch-output.txt").exists());
+    assert!(wd.join("workers/0/project/scratch-output.txt").is_file());
 }
 
 /// `--work-dir` relative to the current directory must work like an absolute one.

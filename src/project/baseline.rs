@@ -37,7 +37,7 @@ pub fn worker_config(
         java_home: tools.java_home.clone(),
         class_path: join_path(std::iter::once(agent).chain(tools.junit.iter().cloned())),
         jvm_options,
-        cwd: wd.worker(id),
+        cwd: wd.copy_project(id, &project.root).map_err(io_err(&wd.worker_project(id)))?,
         log: wd.logs().join(format!("worker-{id}.log")),
     })
 }
