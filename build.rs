@@ -19,16 +19,30 @@ fn java_home() -> PathBuf {
     );
 }
 
+/// JUnit 4 + Hamcrest, and the JUnit 5 Platform launcher + Jupiter engine (the agent's
+/// `JupiterRunner` is compiled against them; at run time they are optional, see
+/// `Toolchain::detect`). Keep the JUnit 5 list equal to `JUPITER_JARS` in src/project/mod.rs.
 fn junit_jars() -> Vec<PathBuf> {
     let share = Path::new("/usr/share/java");
-    let jars: Vec<PathBuf> = ["junit4.jar", "hamcrest-core.jar"]
-        .iter()
-        .map(|j| share.join(j))
-        .collect();
+    let jars: Vec<PathBuf> = [
+        "junit4.jar",
+        "hamcrest-core.jar",
+        "junit-jupiter-api.jar",
+        "junit-jupiter-params.jar",
+        "junit-jupiter-engine.jar",
+        "junit-platform-commons.jar",
+        "junit-platform-engine.jar",
+        "junit-platform-launcher.jar",
+        "opentest4j.jar",
+        "apiguardian-api.jar",
+    ]
+    .iter()
+    .map(|j| share.join(j))
+    .collect();
     for j in &jars {
         if !j.is_file() {
             panic!(
-                "{} is missing: install the Debian packages junit4 and libhamcrest-java",
+                "{} is missing: install the Debian packages junit4, libhamcrest-java and junit5",
                 j.display()
             );
         }

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs what patchval needs on a Debian machine: a JDK 17, JUnit 4, Hamcrest and bc (for the demo's timings) (as root or with sudo),
+# Installs what patchval needs on a Debian machine: a JDK 17, JUnit 4, Hamcrest, JUnit 5, Maven with its dependency plugin, and bc (for the demo's timings) (as root or with sudo),
 # and checks for cargo-nextest. Safe to run again.
 set -euo pipefail
 
@@ -7,6 +7,9 @@ need=()
 [ -x /usr/lib/jvm/java-17-openjdk-amd64/bin/javac ] || need+=(openjdk-17-jdk-headless)
 [ -f /usr/share/java/junit4.jar ] || need+=(junit4)
 [ -f /usr/share/java/hamcrest-core.jar ] || need+=(libhamcrest-java)
+[ -f /usr/share/java/junit-platform-launcher.jar ] || need+=(junit5)
+command -v mvn >/dev/null || need+=(maven)
+[ -d /usr/share/maven-repo/org/apache/maven/plugins/maven-dependency-plugin ] || need+=(libmaven-dependency-plugin-java)
 command -v bc >/dev/null || need+=(bc)
 if [ ${#need[@]} -gt 0 ]; then
   sudo=""

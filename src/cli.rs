@@ -61,6 +61,9 @@ enum Command {
         /// Extra JVM option for running tests (repeatable).
         #[arg(long = "jvm-opt", allow_hyphen_values = true)]
         jvm_opt: Vec<String>,
+        /// Leave out tests matching this glob over `Class#method` or `Class` (repeatable).
+        #[arg(long = "exclude-test")]
+        exclude_test: Vec<String>,
         /// Seconds one test may take in the baseline run before it is excluded.
         #[arg(long = "baseline-timeout", default_value_t = crate::project::baseline::BASELINE_TIMEOUT.as_secs())]
         baseline_timeout: u64,
@@ -142,6 +145,7 @@ pub fn main() -> i32 {
             classpath,
             release,
             jvm_opt,
+            exclude_test,
             baseline_timeout,
         } => {
             init_logging("info");
@@ -151,6 +155,7 @@ pub fn main() -> i32 {
                 classpath,
                 release,
                 jvm_options: jvm_opt,
+                exclude_tests: exclude_test,
             };
             let result = (|| {
                 let tools = Toolchain::detect()?;

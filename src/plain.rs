@@ -1,6 +1,7 @@
 //! The reference technique (`--technique plain`): per patch, a scratch copy of the file, the javac
 //! command on that file alone, and a fresh `java` process running the trigger tests then the rest,
-//! stopping at the first failure. Every accelerated verdict is compared against this.
+//! each in a fresh class loader as in the baseline, stopping at the first failure. Every
+//! accelerated verdict is compared against this.
 
 use crate::model::{Outcome, PatchSet, Phase, TestResult, Verdict};
 use crate::project::{default_jvm_options, javac, join_path};
@@ -78,23 +79,17 @@ pub fn plain(ctx: &RunContext, worker_id: usize, path: &Path, set: &PatchSet) ->
 /// Runs the ordered tests in a fresh JVM (`patchval.agent.PlainMain`), one timeout per test.
 fn run_tests(ctx: &RunContext, worker_id: usize, patched: &Path) -> (Outcome, u64) {
     let state = ctx.state;
-    let cp = join_path(
-        [
-            patched.to_path_buf(),
-            ctx.wd.classes(),
-            ctx.wd.test_classes(),
-        ]
-        .into_iter()
-        .chain(state.project.classpath.iter().cloned())
-        .chain(state.tools.junit.iter().cloned())
-        .chain(std::iter::once(ctx.agent_jar.clone())),
-    );
+    // The JVM holds the agent and JUnit; each test gets a fresh loader over the rest.
+    let jvm_cp =
+        join_path(std::iter::once(ctx.agent_jar.clone()).chain(state.tools.junit.iter().cloned()));
+    let test_cp = ctx.wd.test_classpath(state, Some(patched)).join(":");
     let mut cmd = Command::new(state.tools.java());
     cmd.args(default_jvm_options())
         .args(&state.project.jvm_options)
         .arg("-cp")
-        .arg(&cp)
+        .arg(&jvm_cp)
         .arg("patchval.agent.PlainMain")
+        .arg(&test_cp)
         .args(ctx.tests.iter().map(|t| t.id.to_string()))
         .current_dir(ctx.wd.worker_project(worker_id))
         .stdin(Stdio::null())
@@ -104,7 +99,8 @@ fn run_tests(ctx: &RunContext, worker_id: usize, patched: &Path) -> (Outcome, u6
     if !ctx.wd.worker_project(worker_id).is_dir() {
         if let Err(e) = ctx.wd.copy_project(worker_id, &state.project.root) {
             return (
-                Outcome::new(Verdict::Error, Phase::Plain).with_detail(format!("copying the project: {e}")),
+                Outcome::new(Verdict::Error, Phase::Plain)
+                    .with_detail(format!("copying the project: {e}")),
                 0,
             );
         }

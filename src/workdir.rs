@@ -108,7 +108,8 @@ impl WorkDir {
         }
         let skip = |p: &Path| {
             p.starts_with(&self.root)
-                || p.file_name().is_some_and(|n| n == ".git" || n == "target" || n == ".svn")
+                || p.file_name()
+                    .is_some_and(|n| n == ".git" || n == "target" || n == ".svn")
         };
         let mut walk = walkdir::WalkDir::new(project_root).into_iter();
         while let Some(entry) = walk.next() {
@@ -119,7 +120,10 @@ impl WorkDir {
                 }
                 continue;
             }
-            let rel = entry.path().strip_prefix(project_root).expect("below the root");
+            let rel = entry
+                .path()
+                .strip_prefix(project_root)
+                .expect("below the root");
             let to = dest.join(rel);
             if entry.file_type().is_dir() {
                 std::fs::create_dir_all(&to)?;

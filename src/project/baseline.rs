@@ -37,7 +37,9 @@ pub fn worker_config(
         java_home: tools.java_home.clone(),
         class_path: join_path(std::iter::once(agent).chain(tools.junit.iter().cloned())),
         jvm_options,
-        cwd: wd.copy_project(id, &project.root).map_err(io_err(&wd.worker_project(id)))?,
+        cwd: wd
+            .copy_project(id, &project.root)
+            .map_err(io_err(&wd.worker_project(id)))?,
         log: wd.logs().join(format!("worker-{id}.log")),
     })
 }
@@ -127,7 +129,12 @@ pub fn init(
             let (class, why) = bad.split_once('\t').unwrap_or((bad, "cannot load"));
             state.excluded.push((class.to_string(), why.to_string()));
         } else if let Some(id) = TestId::parse(&line) {
-            ids.push(id);
+            match state.project.excluded_by(&id.class, &id.method) {
+                Some(pattern) => state
+                    .excluded
+                    .push((id.to_string(), format!("excluded by `{pattern}`"))),
+                None => ids.push(id),
+            }
         }
     }
     if ids.is_empty() {

@@ -191,6 +191,7 @@ pub fn load(dir: &Path) -> Result<Checkout, ProjectError> {
             release: "8".into(),
             encoding: "UTF-8".into(),
             jvm_options: facts.defaults.jvm_options.clone(),
+            exclude_tests: vec![],
             root,
         },
         triggers,

@@ -95,20 +95,6 @@ pub fn keyword_as_identifier(errors: &str) -> Option<String> {
     ))
 }
 
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn keyword_errors_name_the_file() {
-        let e = "/p/src/java/org/a/enum/Foo.java:1: error: as of release 5, 'enum' is a keyword, and may not be used as an identifier\npackage org.a.enum;";
-        let hint = super::keyword_as_identifier(e).unwrap();
-        assert!(
-            hint.starts_with("/p/src/java/org/a/enum/Foo.java:1 uses `enum`"),
-            "{hint}"
-        );
-        assert!(super::keyword_as_identifier("A.java:3: error: cannot find symbol").is_none());
-    }
-}
-
 /// Copies resource directories into a class output directory.
 pub fn copy_resources(dirs: &[PathBuf], out: &Path) -> Result<(), ProjectError> {
     for d in dirs {
@@ -128,4 +114,18 @@ pub fn copy_resources(dirs: &[PathBuf], out: &Path) -> Result<(), ProjectError> 
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn keyword_errors_name_the_file() {
+        let e = "/p/src/java/org/a/enum/Foo.java:1: error: as of release 5, 'enum' is a keyword, and may not be used as an identifier\npackage org.a.enum;";
+        let hint = super::keyword_as_identifier(e).unwrap();
+        assert!(
+            hint.starts_with("/p/src/java/org/a/enum/Foo.java:1 uses `enum`"),
+            "{hint}"
+        );
+        assert!(super::keyword_as_identifier("A.java:3: error: cannot find symbol").is_none());
+    }
 }

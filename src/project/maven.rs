@@ -118,6 +118,7 @@ pub fn load_with(dir: &Path, opts: &Options) -> Result<Project, ProjectError> {
         release: release.to_string(),
         encoding,
         jvm_options: vec![],
+        exclude_tests: vec![],
         root,
     })
 }

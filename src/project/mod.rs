@@ -66,6 +66,21 @@ pub struct Project {
     pub encoding: String,
     /// Extra options for the JVMs that run the tests.
     pub jvm_options: Vec<String>,
+    /// Tests left out, as glob patterns over `Class#method` or `Class` (e.g. a test that cannot pass
+    /// in this environment, or a suite class that re-runs other tests).
+    #[serde(default)]
+    pub exclude_tests: Vec<String>,
+}
+
+impl Project {
+    /// The exclusion pattern matching a test, if any.
+    pub fn excluded_by(&self, class: &str, method: &str) -> Option<&str> {
+        let id = format!("{class}#{method}");
+        self.exclude_tests
+            .iter()
+            .find(|p| glob::Pattern::new(p).is_ok_and(|g| g.matches(&id) || g.matches(class)))
+            .map(String::as_str)
+    }
 }
 
 /// `patchval.toml`, all fields optional.
@@ -78,6 +93,7 @@ struct ConfigFile {
     release: Option<String>,
     encoding: Option<String>,
     jvm_options: Option<Vec<String>>,
+    exclude: Option<Vec<String>>,
 }
 
 /// What the user said on the command line.
@@ -88,6 +104,7 @@ pub struct Overrides {
     pub classpath: Vec<String>,
     pub release: Option<String>,
     pub jvm_options: Vec<String>,
+    pub exclude_tests: Vec<String>,
 }
 
 impl Overrides {
@@ -98,6 +115,9 @@ impl Overrides {
             project.release = r.clone();
         }
         project.jvm_options.extend(self.jvm_options.iter().cloned());
+        project
+            .exclude_tests
+            .extend(self.exclude_tests.iter().cloned());
         for entry in self
             .classpath
             .iter()
@@ -217,20 +237,45 @@ pub fn load(root: &Path, flags: &Overrides) -> Result<Project, ProjectError> {
         } else {
             flags.jvm_options.clone()
         },
+        exclude_tests: cfg
+            .exclude
+            .unwrap_or_default()
+            .into_iter()
+            .chain(flags.exclude_tests.iter().cloned())
+            .collect(),
         root,
     })
 }
+
+/// The JUnit 5 jars of Debian's `junit5` package (and its dependencies) in `/usr/share/java`:
+/// the Jupiter API (with params) for compiling tests, the Jupiter engine and the Platform launcher
+/// for running them. The separate jars rather than `junit-platform-console-standalone.jar`, which
+/// also bundles JUnit 4 and Hamcrest 2: on the worker's system class path (parent-first) its
+/// `org.hamcrest.Matchers` would shadow a project's own Hamcrest library, unlike in plain runs.
+pub const JUPITER_JARS: [&str; 8] = [
+    "junit-jupiter-api.jar",
+    "junit-jupiter-params.jar",
+    "junit-jupiter-engine.jar",
+    "junit-platform-commons.jar",
+    "junit-platform-engine.jar",
+    "junit-platform-launcher.jar",
+    "opentest4j.jar",
+    "apiguardian-api.jar",
+];
 
 /// The JDK and the JUnit jars patchval runs with.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Toolchain {
     pub java_home: PathBuf,
-    /// JUnit and Hamcrest: on the worker JVM's system class path and the test compile path.
+    /// JUnit 4 and Hamcrest, then JUnit 5 when installed: on the worker JVM's system class path
+    /// and the test compile path.
     pub junit: Vec<PathBuf>,
 }
 
 impl Toolchain {
-    /// Finds the JDK (`JAVA_HOME`, else the Debian JDK 17) and JUnit 4 (Debian's jars).
+    /// Finds the JDK (`JAVA_HOME`, else the Debian JDK 17), JUnit 4 (Debian's jars, required) and
+    /// JUnit 5 (Debian's `junit5` jars, added when all are present: JUnit 3/4 projects do not need
+    /// them; a JUnit 5 project without them fails to compile its tests, naming the missing package).
     pub fn detect() -> Result<Toolchain, ProjectError> {
         let java_home = std::env::var_os("JAVA_HOME")
             .map(PathBuf::from)
@@ -246,6 +291,11 @@ impl Toolchain {
             .collect();
         if let Some(missing) = junit.iter().find(|j| !j.is_file()) {
             return Err(ProjectError::NoJunit(missing.clone()));
+        }
+        let mut junit = junit;
+        let jupiter: Vec<PathBuf> = JUPITER_JARS.iter().map(|j| share.join(j)).collect();
+        if jupiter.iter().all(|j| j.is_file()) {
+            junit.extend(jupiter);
         }
         Ok(Toolchain { java_home, junit })
     }

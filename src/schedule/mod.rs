@@ -207,6 +207,7 @@ mod tests {
                 release: "8".into(),
                 encoding: "UTF-8".into(),
                 jvm_options: vec![],
+                exclude_tests: vec![],
             },
             tools: crate::project::Toolchain {
                 java_home: "/".into(),

@@ -5,7 +5,11 @@ package patchval.agent;
 public final class Agent {
     private Agent() {}
 
-    /** "<class>#<method>", "<class>#*" (run whole class) or "!<class>\t<reason>" (load failure), sorted. */
+    /**
+     * "<class>#<method>", "<class>#*" (run whole class) or "!<class>\t<reason>" (load failure), sorted.
+     * JUnit 5 methods with parameters are "<class>#<method>(<type>,<type>)" (e.g. "a.BTest$Inner#m(java.lang.String,int)"),
+     * @Nested classes by their binary name.
+     */
     public static String[] listTests(String[] classpath, String[] classNames) {
         try {
             return TestLister.listTests(classpath, classNames);
@@ -14,7 +18,10 @@ public final class Agent {
         }
     }
 
-    /** "PASS", "SKIP", "FAIL\t<exception class>\t<message>" or "ERROR\t<reason>"; methodName "*" = whole class. */
+    /**
+     * "PASS", "SKIP", "FAIL\t<exception class>\t<message>" or "ERROR\t<reason>"; methodName "*" = whole class.
+     * A JUnit 5 method runs with all its invocations (parameterized, repeated): PASS only if none failed.
+     */
     public static String runTest(String[] classpath, String className, String methodName) {
         try {
             return TestRunner.runTest(classpath, className, methodName);

@@ -1,6 +1,7 @@
-// patchval agent: PlainMain owns the plain technique's test process: a fresh JVM whose system class
-// path holds the patched classes, the project and JUnit; it runs the given tests in order on that
-// class path (no fresh loaders) and stops at the first failure.
+// patchval agent: PlainMain owns the plain technique's test process: a fresh JVM (agent and JUnit on
+// its system class path) that runs the given tests in order, each in a fresh class loader over the
+// patched classes, the project and its dependencies — the same isolation as the baseline that
+// decided which tests pass — and stops at the first failure.
 package patchval.agent;
 
 import java.io.PrintStream;
@@ -8,20 +9,25 @@ import java.io.PrintStream;
 public final class PlainMain {
     private PlainMain() {}
 
-    /** Arguments: test ids {@code Class#method}. Prints START/RESULT lines, then DONE if all passed. */
-    public static void main(String[] args) {
+    /**
+     * Arguments: the test class path (entries separated by the path separator), then test ids
+     * {@code Class#method}. Prints START/RESULT lines, then DONE if all passed.
+     */
+    public static void main(String[] argv) {
         PrintStream protocol = System.out;
         // What the tests print must not mix with the protocol.
         System.setOut(System.err);
         ExitGuard.install();
-        ClassLoader loader = ClassLoader.getSystemClassLoader();
+        String[] classpath = argv[0].split(java.io.File.pathSeparator);
+        String[] args = java.util.Arrays.copyOfRange(argv, 1, argv.length);
+        warmUpJupiter(classpath, args);
         for (String id : args) {
             int hash = id.indexOf('#');
             String cls = id.substring(0, hash);
             String method = id.substring(hash + 1);
             protocol.println("START\t" + id);
             protocol.flush();
-            String result = TestRunner.runIn(loader, cls, method);
+            String result = TestRunner.runTest(classpath, cls, method);
             protocol.println("RESULT\t" + id + "\t" + result);
             protocol.flush();
             if (!result.equals("PASS") && !result.equals("SKIP")) {
@@ -31,5 +37,22 @@ public final class PlainMain {
         protocol.println("DONE");
         protocol.flush();
         ExitGuard.halt(0);
+    }
+
+    /**
+     * When the first test is a JUnit 5 one, starts the Platform before the first START line: its
+     * one-off start-up (hundreds of classes) belongs to the JVM's start-up allowance, not to the
+     * first test's timeout (the worker's JVM is warm at that point too).
+     */
+    private static void warmUpJupiter(String[] classpath, String[] args) {
+        try (java.net.URLClassLoader loader = Util.newLoader(classpath)) {
+            if (args.length == 0 || !JupiterScan.available()) return;
+            int hash = args[0].indexOf('#');
+            if (hash < 0) return;
+            Class<?> first = Class.forName(args[0].substring(0, hash), false, loader);
+            if (args[0].indexOf('(', hash) >= 0 || JupiterScan.hasTests(first)) JupiterRunner.warmUp();
+        } catch (Throwable ignored) {
+            // the test itself will report whatever is wrong
+        }
     }
 }

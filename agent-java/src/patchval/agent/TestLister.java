@@ -1,4 +1,5 @@
-// patchval agent: TestLister owns test discovery (Agent.listTests): JUnit 3/4 methods, whole-class runners, load errors.
+// patchval agent: TestLister owns test discovery (Agent.listTests): JUnit 3/4 methods, whole-class runners,
+// JUnit 5 (Jupiter) methods through JupiterRunner, load errors.
 package patchval.agent;
 
 import java.lang.reflect.Constructor;
@@ -55,7 +56,9 @@ final class TestLister {
                 try {
                     // initialize=false: listing must not run project static initialisers.
                     Class<?> cls = Class.forName(name, false, loader);
+                    int before = out.size();
                     listClass(cls, name, out);
+                    if (out.size() == before) listJupiter(cls, name, out);
                 } catch (Throwable t) {
                     out.add(new Entry(name, null, "!" + Util.clean(name) + "\t" + Util.clean(Util.describe(t))));
                 }
@@ -103,6 +106,19 @@ final class TestLister {
             }
         }
         for (String m : methods) out.add(new Entry(name, m, name + "#" + m));
+    }
+
+    /** JUnit 5: only for classes JUnit 3/4 found nothing in, and only when they declare Jupiter tests. */
+    private static void listJupiter(Class<?> cls, String name, List<Entry> out) {
+        if (!JupiterScan.hasTests(cls)) return;
+        if (!JupiterScan.available()) {
+            out.add(new Entry(name, null, "!" + Util.clean(name)
+                + "\tJUnit 5 (Jupiter) tests, but the JUnit Platform is not installed (Debian package junit5)"));
+            return;
+        }
+        for (String[] t : JupiterRunner.list(cls)) {
+            out.add(new Entry(t[0], t[1], Util.clean(t[0] + "#" + t[1])));
+        }
     }
 
     private static boolean hasSuiteMethod(Class<?> cls) {

@@ -1,5 +1,6 @@
 // patchval agent: TestRunner owns running one JUnit test (Agent.runTest) in a fresh class loader and
-// turning the outcome into "PASS" / "SKIP" / "FAIL\t<class>\t<msg>" / "ERROR\t<reason>".
+// turning the outcome into "PASS" / "SKIP" / "FAIL\t<class>\t<msg>" / "ERROR\t<reason>". JUnit 3/4 tests
+// run with JUnitCore; JUnit 5 (Jupiter) tests are handed to JupiterRunner (the Platform launcher).
 package patchval.agent;
 
 import java.lang.reflect.Method;
@@ -67,6 +68,17 @@ final class TestRunner {
                 return error("cannot load " + className + ": " + Util.describe(e));
             }
             boolean whole = methodName == null || methodName.isEmpty() || "*".equals(methodName);
+            try {
+                if (isJupiter(cls, whole ? null : methodName)) {
+                    try {
+                        return JupiterRunner.run(loader, cls, whole ? null : methodName);
+                    } finally {
+                        interruptLeftovers(loader);
+                    }
+                }
+            } catch (LinkageError e) {
+                return error("cannot inspect " + className + ": " + Util.describe(e));
+            }
             if (!whole) {
                 try {
                     if (!hasPublicMethod(cls, methodName)) {
@@ -103,6 +115,25 @@ final class TestRunner {
         }
     }
 
+    /**
+     * JUnit 5 (Jupiter) target: a method id with a parameter list, a method that is a Jupiter test,
+     * or a whole class with Jupiter tests and nothing JUnit 3/4 would run. Everything else goes to JUnitCore.
+     */
+    private static boolean isJupiter(Class<?> cls, String methodName) {
+        if (!JupiterScan.available()) return false;
+        if (methodName != null) {
+            return methodName.indexOf('(') >= 0 || JupiterScan.hasTestMethod(cls, methodName);
+        }
+        if (cls.isAnnotationPresent(org.junit.runner.RunWith.class)
+            || junit.framework.Test.class.isAssignableFrom(cls)) {
+            return false;
+        }
+        for (Method m : cls.getMethods()) {
+            if (m.isAnnotationPresent(org.junit.Test.class)) return false;
+        }
+        return JupiterScan.hasTests(cls);
+    }
+
     private static String classify(Result result, Counter counter, String target) {
         List<Failure> failures = result.getFailures();
         if (!failures.isEmpty()) {
@@ -125,7 +156,7 @@ final class TestRunner {
         return error("no tests were run");
     }
 
-    private static String fail(Throwable ex) {
+    static String fail(Throwable ex) {
         if (ex == null) return "FAIL\tunknown\t";
         String frame = Util.firstUserFrame(ex);
         String msg = safeMessage(ex);

@@ -65,7 +65,8 @@ final class Util {
     }
 
     private static final String[] FRAMEWORK_PREFIXES = {
-        "java.", "javax.", "jdk.", "sun.", "com.sun.", "org.junit.", "junit.", "org.hamcrest."
+        "java.", "javax.", "jdk.", "sun.", "com.sun.", "org.junit.", "junit.", "org.hamcrest.",
+        "org.opentest4j."
     };
 
     /** First frame of t that lies outside JUnit/hamcrest/JDK/agent classes, as "Cls.meth(File:line)", or null. */
@@ -81,7 +82,10 @@ final class Util {
         for (StackTraceElement e : st) {
             String c = e.getClassName();
             // Frames from here on belong to whoever called the agent, not to the test.
-            if (c.equals("patchval.agent.TestRunner") || c.equals("patchval.agent.Agent")) return null;
+            if (c.equals("patchval.agent.TestRunner") || c.equals("patchval.agent.Agent")
+                || c.equals("patchval.agent.JupiterRunner")) {
+                return null;
+            }
             if (c.startsWith("patchval.agent.")) continue; // e.g. ExitGuard.checkExit, Rt.choose
             boolean fw = false;
             for (String p : FRAMEWORK_PREFIXES) {
