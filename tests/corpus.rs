@@ -1,0 +1,207 @@
+//! The real-project corpus (corpus/README.md): for each project `scripts/corpus.sh` prepared in
+//! `$PATCHVAL_CORPUS`, `init` (printing tests discovered, baseline failures and init time), then the
+//! seeded bug's patch set with the schemata and with the plain technique: equal verdicts, the
+//! recorded expectation, the fix `s`. Without `PATCHVAL_CORPUS` (or without its `READY` file) the
+//! test prints why it skips and passes at once, so `cargo nextest run` stays fast.
+//!
+//!     scripts/corpus.sh && PATCHVAL_CORPUS=~/.cache/patchval-corpus \
+//!         cargo nextest run --release --test corpus --no-capture
+//!
+//! `PATCHVAL_CORPUS_ONLY=joda-time,...` restricts the projects.
+
+mod common;
+use common::*;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// The prepared cache and its projects, or the message saying why the corpus test is skipped.
+fn corpus(var: Option<std::ffi::OsString>) -> Result<(PathBuf, Vec<String>), String> {
+    let Some(dir) = var.filter(|v| !v.is_empty()) else {
+        return Err(
+            "skipping the real-project corpus: PATCHVAL_CORPUS is not set (prepare it with scripts/corpus.sh)"
+                .into(),
+        );
+    };
+    let dir = PathBuf::from(dir);
+    let ready = std::fs::read_to_string(dir.join("READY")).map_err(|_| {
+        format!(
+            "skipping the real-project corpus: {} has no READY file (run scripts/corpus.sh)",
+            dir.display()
+        )
+    })?;
+    let names: Vec<String> = ready
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .map(String::from)
+        .collect();
+    if names.is_empty() {
+        return Err(format!(
+            "skipping the real-project corpus: {}/READY lists no project",
+            dir.display()
+        ));
+    }
+    Ok((dir, names))
+}
+
+#[test]
+fn skip_message_names_the_variable_and_the_script() {
+    let msg = corpus(None).unwrap_err();
+    assert!(msg.starts_with("skipping"), "{msg}");
+    assert!(
+        msg.contains("PATCHVAL_CORPUS") && msg.contains("scripts/corpus.sh"),
+        "{msg}"
+    );
+    let empty = tempfile::tempdir().unwrap();
+    let msg = corpus(Some(empty.path().into())).unwrap_err();
+    assert!(msg.contains("no READY file"), "{msg}");
+}
+
+#[test]
+fn real_projects_match_plain() {
+    let (dir, mut names) = match corpus(std::env::var_os("PATCHVAL_CORPUS")) {
+        Ok(c) => c,
+        Err(msg) => {
+            // Printed (nextest shows it with --no-capture or on failure), then pass quickly.
+            println!("{msg}");
+            eprintln!("{msg}");
+            return;
+        }
+    };
+    if let Ok(only) = std::env::var("PATCHVAL_CORPUS_ONLY") {
+        let only: Vec<&str> = only.split(',').collect();
+        names.retain(|n| only.contains(&n.as_str()));
+    }
+    let started = Instant::now();
+    let mut summary = Vec::new();
+    for name in &names {
+        summary.push(check_project(&dir, name));
+    }
+    println!(
+        "\n== corpus summary ({:.0} s in all)",
+        started.elapsed().as_secs_f64()
+    );
+    for line in summary {
+        println!("{line}");
+    }
+}
+
+/// init + schemata + plain on one prepared project; returns its summary line.
+fn check_project(dir: &Path, name: &str) -> String {
+    let project = dir.join("src").join(name);
+    let set = dir.join("patches").join(format!("{name}.json"));
+    let expected = std::fs::read_to_string(dir.join("patches").join(format!("{name}.expected")))
+        .unwrap_or_else(|e| panic!("{name}: expected verdicts: {e}"))
+        .trim()
+        .to_string();
+    let tmp = tempfile::tempdir().unwrap();
+    let work = tmp.path().join("work");
+
+    println!("\n== {name}: patchval init");
+    let t = Instant::now();
+    let out = patchval(&[
+        "init",
+        "--project",
+        project.to_str().unwrap(),
+        "--work-dir",
+        work.to_str().unwrap(),
+    ]);
+    let init_s = t.elapsed().as_secs_f64();
+    assert!(
+        out.status.success(),
+        "{name}: init failed:\n{}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let state: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(work.join("state.json")).unwrap()).unwrap();
+    let tests = state["tests"].as_array().unwrap();
+    let failing: Vec<String> = tests
+        .iter()
+        .filter(|t| t["passed"] == false)
+        .map(|t| {
+            format!(
+                "{}#{}: {}",
+                t["id"]["class"].as_str().unwrap_or("?"),
+                t["id"]["method"].as_str().unwrap_or("?"),
+                t["failure"]
+                    .as_str()
+                    .unwrap_or("")
+                    .chars()
+                    .take(160)
+                    .collect::<String>()
+            )
+        })
+        .collect();
+    let excluded = state["excluded"].as_array().map(Vec::len).unwrap_or(0);
+    let test_ms: f64 = tests.iter().filter_map(|t| t["millis"].as_f64()).sum();
+    println!(
+        "{name}: {} tests discovered, {} failing on the buggy program, {excluded} excluded; \
+         init {init_s:.1} s (tests {:.1} s)",
+        tests.len(),
+        failing.len(),
+        test_ms / 1000.0
+    );
+    for f in &failing {
+        println!("  baseline failure {f}");
+    }
+    assert!(!failing.is_empty(), "{name}: the seeded bug breaks no test");
+
+    let mut verdicts = Vec::new();
+    for technique in ["schemata", "plain"] {
+        let t = Instant::now();
+        let (out, lines) = run(&work, &set, technique, 1);
+        let secs = t.elapsed().as_secs_f64();
+        assert_eq!(
+            lines.len(),
+            1,
+            "{name} {technique}: one result line\n{}\n{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let r = &lines[0];
+        assert!(r.error.is_none(), "{name} {technique}: {:?}", r.error);
+        println!(
+            "{name} {technique}: {} in {secs:.1} s (technique {:?}, {} rounds, javac x{})",
+            r.succlist,
+            r.technique.as_deref().unwrap_or("-"),
+            r.extra["rounds"],
+            r.extra["javac_invocations"]
+        );
+        // Which test decided each verdict (details.jsonl is appended to: this run's lines are last).
+        let details = std::fs::read_to_string(work.join("details.jsonl")).unwrap_or_default();
+        let lines: Vec<&str> = details.lines().collect();
+        for l in &lines[lines.len().saturating_sub(r.succlist.len())..] {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap_or_default();
+            println!(
+                "  patch {} {} {} {}",
+                v["patch"],
+                v["verdict"].as_str().unwrap_or("?"),
+                v["test"].as_str().unwrap_or(""),
+                v["detail"]
+                    .as_str()
+                    .unwrap_or("")
+                    .chars()
+                    .take(160)
+                    .collect::<String>()
+            );
+        }
+        verdicts.push((r.succlist.clone(), secs));
+    }
+    let (fast, fast_s) = &verdicts[0];
+    let (plain, plain_s) = &verdicts[1];
+    // The differential test on a real project.
+    assert_eq!(fast, plain, "{name}: schemata vs plain");
+    assert_eq!(
+        fast.chars().next(),
+        Some('s'),
+        "{name}: the fix (patch 0) must be plausible"
+    );
+    assert_eq!(fast, &expected, "{name}: vs the recorded expectation");
+    format!(
+        "{name}: {} tests, {} baseline failures, init {init_s:.0} s; {fast} schemata {fast_s:.1} s, \
+         plain {plain_s:.1} s",
+        tests.len(),
+        failing.len()
+    )
+}
