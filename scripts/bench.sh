@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Benchmark, side by side in one run on every testdata patch set, same -j: plain validation,
 # patchval without deduplication (--no-dedup), and patchval. Prints wall times, the ratios, test
-# rounds, and verdict agreement with plain. Usage: scripts/bench.sh [-j N]
+# rounds, and verdict agreement with plain. Usage: [BENCH_FIXTURES='testdata/calc/ ...'] scripts/bench.sh [-j N]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=2
@@ -22,11 +22,13 @@ run() {
   mv "$tmp/$name.w/result.jsonl" "$tmp/$name.$label.jsonl"
 }
 printf '%-9s %7s %8s %8s %8s %7s %7s %12s %12s %s\n' fixture patches plain_s nodedup_s patchval_s plain/pv nodedup/pv rounds_nodedup rounds_pv agree
-for fx in testdata/*/; do
+for fx in ${BENCH_FIXTURES:-testdata/*/}; do
   name=$(basename "$fx")
   [ -f "$fx/patches/expected.json" ] || continue
   cp -r "$fx" "$tmp/$name"
-  $bin init --project "$tmp/$name" --work-dir "$tmp/$name.w" >/dev/null 2>&1
+  kind=--project
+  [ -f "$fx/pom.xml" ] && kind=--maven
+  $bin init "$kind" "$tmp/$name" --work-dir "$tmp/$name.w" >/dev/null 2>&1
   run "$name" plain --technique plain
   run "$name" nodedup --no-dedup
   run "$name" pv
