@@ -19,26 +19,19 @@ fn java_home() -> PathBuf {
     );
 }
 
+#[path = "src/project/junit_jars.rs"]
+mod junit_jars;
+
 /// JUnit 4 + Hamcrest, and the JUnit 5 Platform launcher + Jupiter engine (the agent's
-/// `JupiterRunner` is compiled against them; at run time they are optional, see
-/// `Toolchain::detect`). Keep the JUnit 5 list equal to `JUPITER_JARS` in src/project/mod.rs.
+/// `JupiterRunner` is compiled against them; at run time JUnit 5 is optional, see
+/// `Toolchain::detect`).
 fn junit_jars() -> Vec<PathBuf> {
     let share = Path::new("/usr/share/java");
-    let jars: Vec<PathBuf> = [
-        "junit4.jar",
-        "hamcrest-core.jar",
-        "junit-jupiter-api.jar",
-        "junit-jupiter-params.jar",
-        "junit-jupiter-engine.jar",
-        "junit-platform-commons.jar",
-        "junit-platform-engine.jar",
-        "junit-platform-launcher.jar",
-        "opentest4j.jar",
-        "apiguardian-api.jar",
-    ]
-    .iter()
-    .map(|j| share.join(j))
-    .collect();
+    let jars: Vec<PathBuf> = junit_jars::JUNIT4_JARS
+        .iter()
+        .chain(junit_jars::JUPITER_JARS.iter())
+        .map(|j| share.join(j))
+        .collect();
     for j in &jars {
         if !j.is_file() {
             panic!(
@@ -52,6 +45,7 @@ fn junit_jars() -> Vec<PathBuf> {
 
 fn main() {
     println!("cargo:rerun-if-changed=agent-java/src");
+    println!("cargo:rerun-if-changed=src/project/junit_jars.rs");
     println!("cargo:rerun-if-env-changed=JAVA_HOME");
     let out = PathBuf::from(std::env::var_os("OUT_DIR").unwrap());
     let classes = out.join("agent-classes");

@@ -5,6 +5,7 @@ pub mod baseline;
 pub mod classfile;
 pub mod defects4j;
 pub mod javac;
+pub mod junit_jars;
 pub mod maven;
 pub mod purity;
 
@@ -247,22 +248,6 @@ pub fn load(root: &Path, flags: &Overrides) -> Result<Project, ProjectError> {
     })
 }
 
-/// The JUnit 5 jars of Debian's `junit5` package (and its dependencies) in `/usr/share/java`:
-/// the Jupiter API (with params) for compiling tests, the Jupiter engine and the Platform launcher
-/// for running them. The separate jars rather than `junit-platform-console-standalone.jar`, which
-/// also bundles JUnit 4 and Hamcrest 2: on the worker's system class path (parent-first) its
-/// `org.hamcrest.Matchers` would shadow a project's own Hamcrest library, unlike in plain runs.
-pub const JUPITER_JARS: [&str; 8] = [
-    "junit-jupiter-api.jar",
-    "junit-jupiter-params.jar",
-    "junit-jupiter-engine.jar",
-    "junit-platform-commons.jar",
-    "junit-platform-engine.jar",
-    "junit-platform-launcher.jar",
-    "opentest4j.jar",
-    "apiguardian-api.jar",
-];
-
 /// The JDK and the JUnit jars patchval runs with.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Toolchain {
@@ -285,7 +270,7 @@ impl Toolchain {
             return Err(ProjectError::NoJdk(java_home));
         }
         let share = Path::new("/usr/share/java");
-        let junit: Vec<PathBuf> = ["junit4.jar", "hamcrest-core.jar"]
+        let junit: Vec<PathBuf> = junit_jars::JUNIT4_JARS
             .iter()
             .map(|j| share.join(j))
             .collect();
@@ -293,7 +278,10 @@ impl Toolchain {
             return Err(ProjectError::NoJunit(missing.clone()));
         }
         let mut junit = junit;
-        let jupiter: Vec<PathBuf> = JUPITER_JARS.iter().map(|j| share.join(j)).collect();
+        let jupiter: Vec<PathBuf> = junit_jars::JUPITER_JARS
+            .iter()
+            .map(|j| share.join(j))
+            .collect();
         if jupiter.iter().all(|j| j.is_file()) {
             junit.extend(jupiter);
         }

@@ -39,18 +39,25 @@ final class TestRunner {
     }
 
     static String runTest(String[] classpath, String className, String methodName) {
-        URLClassLoader loader = null;
+        URLClassLoader loader;
         try {
             loader = Util.newLoader(classpath);
-            return runIn(loader, className, methodName);
         } catch (Throwable t) {
-            try {
-                return error("runTest crashed: " + Util.describe(t));
-            } catch (Throwable t2) {
-                return "ERROR\trunTest crashed";
-            }
+            return crashed(t);
+        }
+        try {
+            return runIn(loader, className, methodName);
         } finally {
             Util.closeQuietly(loader);
+        }
+    }
+
+    /** The answer when running a test failed in the runner itself, never a test failure. */
+    private static String crashed(Throwable t) {
+        try {
+            return error("runTest crashed: " + Util.describe(t));
+        } catch (Throwable t2) {
+            return "ERROR\trunTest crashed";
         }
     }
 
@@ -105,11 +112,7 @@ final class TestRunner {
             }
             return classify(result, counter, className + "#" + (whole ? "*" : methodName));
         } catch (Throwable t) {
-            try {
-                return error("runTest crashed: " + Util.describe(t));
-            } catch (Throwable t2) {
-                return "ERROR\trunTest crashed";
-            }
+            return crashed(t);
         } finally {
             th.setContextClassLoader(saved);
         }
