@@ -64,6 +64,11 @@ enum Command {
         /// Leave out tests matching this glob over `Class#method` or `Class` (repeatable).
         #[arg(long = "exclude-test")]
         exclude_test: Vec<String>,
+        /// Leave a test source file out of the test compile: a glob over its path below the test
+        /// directory, `*` within one directory, `**/` across any (repeatable; like Maven's
+        /// `<testExclude>`), e.g. for tests needing a library that is not available.
+        #[arg(long = "exclude-test-source")]
+        exclude_test_source: Vec<String>,
         /// Seconds one test may take in the baseline run before it is excluded.
         #[arg(long = "baseline-timeout", default_value_t = crate::project::baseline::BASELINE_TIMEOUT.as_secs())]
         baseline_timeout: u64,
@@ -146,6 +151,7 @@ pub fn main() -> i32 {
             release,
             jvm_opt,
             exclude_test,
+            exclude_test_source,
             baseline_timeout,
         } => {
             init_logging("info");
@@ -156,6 +162,7 @@ pub fn main() -> i32 {
                 release,
                 jvm_options: jvm_opt,
                 exclude_tests: exclude_test,
+                exclude_test_sources: exclude_test_source,
             };
             let result = (|| {
                 let tools = Toolchain::detect()?;

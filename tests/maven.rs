@@ -67,6 +67,11 @@ fn check_multimodule(p: &patchval::project::Project, root: &Path) {
         "maven.compiler.source 1.7 maps to release 8"
     );
     assert_eq!(p.encoding, "UTF-8");
+    assert_eq!(p.exclude_test_sources, vec!["**/bench/*".to_string()]);
+    let (compiled, left_out) = p.test_sources();
+    assert_eq!(compiled.len(), 3, "{compiled:?}");
+    assert_eq!(left_out.len(), 1, "{left_out:?}");
+    assert!(left_out[0].0.ends_with("bench/HistogramBenchmark.java"));
     let n = names(&p.classpath);
     assert!(
         n.contains(&"junit-4.13.2.jar".to_string()),

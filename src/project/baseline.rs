@@ -78,7 +78,15 @@ pub fn init(
         &scratch,
     )?;
     copy_resources(&project.resource_dirs, &wd.classes())?;
-    let test_sources = sources(&project.test_dirs);
+    let (test_sources, left_out) = project.test_sources();
+    let left_out: Vec<(String, String)> = left_out
+        .into_iter()
+        .map(|(file, pattern)| {
+            let why = format!("test source excluded by `{pattern}`, not compiled");
+            tracing::info!("{}: {why}", file.display());
+            (file.display().to_string(), why)
+        })
+        .collect();
     let mut test_cp = vec![wd.classes()];
     test_cp.extend(project.classpath.iter().cloned());
     test_cp.extend(tools.junit.iter().cloned());
@@ -109,7 +117,7 @@ pub fn init(
         project,
         tools,
         tests: vec![],
-        excluded: vec![],
+        excluded: left_out,
         purity,
         init_seconds: 0.0,
     };

@@ -192,6 +192,7 @@ pub fn load(dir: &Path) -> Result<Checkout, ProjectError> {
             encoding: "UTF-8".into(),
             jvm_options: facts.defaults.jvm_options.clone(),
             exclude_tests: vec![],
+            exclude_test_sources: vec![],
             root,
         },
         triggers,

@@ -3,12 +3,13 @@
 //! `mvn` is missing or fails, from a local repository directory by coordinates.
 
 mod classpath;
+mod xml;
 
-use super::{io_err, Project, ProjectError};
+use super::{Project, ProjectError};
 use classpath::run_mvn;
-use quick_xml::events::Event;
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
+use xml::{parse_xml, El};
 
 /// How [`load_with`] resolves the class path.
 #[derive(Debug, Clone, Default)]
@@ -119,6 +120,17 @@ pub fn load_with(dir: &Path, opts: &Options) -> Result<Project, ProjectError> {
         encoding,
         jvm_options: vec![],
         exclude_tests: vec![],
+        exclude_test_sources: {
+            let mut v: Vec<String> = Vec::new();
+            for m in &jars {
+                for p in &m.test_excludes {
+                    if !v.contains(p) {
+                        v.push(p.clone());
+                    }
+                }
+            }
+            v
+        },
         root,
     })
 }
@@ -133,97 +145,6 @@ fn config(path: &Path, message: String) -> ProjectError {
     ProjectError::Config {
         path: path.to_path_buf(),
         message,
-    }
-}
-
-// ---------------------------------------------------------------- XML
-
-/// An XML element: local name, trimmed text, children.
-#[derive(Debug, Default, Clone)]
-struct El {
-    name: String,
-    text: String,
-    kids: Vec<El>,
-}
-
-impl El {
-    fn child(&self, name: &str) -> Option<&El> {
-        self.kids.iter().find(|k| k.name == name)
-    }
-    fn all<'a>(&'a self, path: &'a [&'a str]) -> Vec<&'a El> {
-        let mut cur = vec![self];
-        for n in path {
-            cur = cur
-                .into_iter()
-                .flat_map(|e| e.kids.iter().filter(move |k| k.name == *n))
-                .collect();
-        }
-        cur
-    }
-    fn text_at(&self, path: &[&str]) -> Option<String> {
-        self.all(path).first().map(|e| e.text.clone())
-    }
-}
-
-fn parse_xml(path: &Path) -> Result<El, ProjectError> {
-    let text = std::fs::read_to_string(path).map_err(io_err(path))?;
-    let mut reader = quick_xml::Reader::from_str(&text);
-    let line = |pos: u64| text[..(pos as usize).min(text.len())].matches('\n').count() + 1;
-    let bad = |pos: u64, what: String| {
-        config(path, format!("malformed XML at line {}: {what}", line(pos)))
-    };
-    let mut stack = vec![El::default()];
-    loop {
-        let ev = reader
-            .read_event()
-            .map_err(|e| bad(reader.error_position(), e.to_string()))?;
-        let empty = matches!(ev, Event::Empty(_));
-        match ev {
-            Event::Start(s) | Event::Empty(s) => {
-                let name = String::from_utf8_lossy(s.local_name().as_ref()).into_owned();
-                let el = El {
-                    name,
-                    ..El::default()
-                };
-                if empty {
-                    stack.last_mut().expect("root").kids.push(el);
-                } else {
-                    stack.push(el);
-                }
-            }
-            Event::End(_) => {
-                let mut el = stack.pop().expect("checked end names");
-                el.text = el.text.trim().to_string();
-                stack
-                    .last_mut()
-                    .ok_or_else(|| bad(reader.buffer_position(), "unbalanced".into()))?
-                    .kids
-                    .push(el);
-            }
-            Event::Text(t) => {
-                let s = t
-                    .unescape()
-                    .map_err(|e| bad(reader.buffer_position(), e.to_string()))?;
-                stack.last_mut().expect("root").text.push_str(&s);
-            }
-            Event::CData(c) => {
-                let s = String::from_utf8_lossy(&c.into_inner()).into_owned();
-                stack.last_mut().expect("root").text.push_str(&s);
-            }
-            Event::Eof => break,
-            _ => {}
-        }
-    }
-    if stack.len() != 1 {
-        return Err(bad(
-            text.len() as u64,
-            format!("<{}> is not closed", stack.last().expect("open").name),
-        ));
-    }
-    let doc = stack.pop().expect("document");
-    match doc.kids.into_iter().find(|k| k.name == "project") {
-        Some(p) => Ok(p),
-        None => Err(config(path, "no <project> element".into())),
     }
 }
 
@@ -310,6 +231,8 @@ struct Model {
     test_res: Vec<String>,
     levels: Vec<String>,
     encoding: Option<String>,
+    /// maven-compiler-plugin's `<testExcludes>`: test sources Maven does not compile.
+    test_excludes: Vec<String>,
     relocation: Option<(Option<String>, Option<String>, Option<String>)>,
 }
 
@@ -529,6 +452,7 @@ impl Ctx {
         .filter_map(|k| props.get(*k).map(|v| ip(v)))
         .collect();
         let mut encoding = props.get("project.build.sourceEncoding").map(|v| ip(v));
+        let mut test_excludes = Vec::new();
         for (_, e) in &chain {
             for plugins in [
                 &["build", "plugins", "plugin"][..],
@@ -543,6 +467,9 @@ impl Ctx {
                     }
                     encoding =
                         encoding.or(p.text_at(&["configuration", "encoding"]).map(|v| ip(&v)));
+                    for x in p.all(&["configuration", "testExcludes", "testExclude"]) {
+                        test_excludes.push(ip(&x.text));
+                    }
                 }
             }
         }
@@ -578,6 +505,7 @@ impl Ctx {
             ),
             levels,
             encoding,
+            test_excludes,
             relocation: rel.map(|r| {
                 (
                     r.text_at(&["groupId"]),

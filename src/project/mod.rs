@@ -71,6 +71,10 @@ pub struct Project {
     /// in this environment, or a suite class that re-runs other tests).
     #[serde(default)]
     pub exclude_tests: Vec<String>,
+    /// Test source files left out of the test compile, as globs over the path below a test
+    /// directory (`**/BenchmarkTest*`, `org/x/NeedsMissingJar.java`): Maven's `<testExcludes>`.
+    #[serde(default)]
+    pub exclude_test_sources: Vec<String>,
 }
 
 impl Project {
@@ -81,6 +85,34 @@ impl Project {
             .iter()
             .find(|p| glob::Pattern::new(p).is_ok_and(|g| g.matches(&id) || g.matches(class)))
             .map(String::as_str)
+    }
+
+    /// The test sources to compile, and those left out with the pattern that left each out.
+    pub fn test_sources(&self) -> (Vec<PathBuf>, Vec<(PathBuf, &str)>) {
+        let patterns: Vec<(glob::Pattern, &str)> = self
+            .exclude_test_sources
+            .iter()
+            .filter_map(|p| glob::Pattern::new(p).ok().map(|g| (g, p.as_str())))
+            .collect();
+        // Ant-like: `*` stays within one directory, `**/` spans any number of them.
+        let opts = glob::MatchOptions {
+            require_literal_separator: true,
+            ..glob::MatchOptions::new()
+        };
+        let (mut kept, mut left) = (Vec::new(), Vec::new());
+        for dir in &self.test_dirs {
+            for file in javac::sources(std::slice::from_ref(dir)) {
+                let rel = file.strip_prefix(dir).unwrap_or(&file).to_path_buf();
+                match patterns
+                    .iter()
+                    .find(|(g, _)| g.matches_path_with(&rel, opts))
+                {
+                    Some((_, p)) => left.push((file, *p)),
+                    None => kept.push(file),
+                }
+            }
+        }
+        (kept, left)
     }
 }
 
@@ -95,6 +127,7 @@ struct ConfigFile {
     encoding: Option<String>,
     jvm_options: Option<Vec<String>>,
     exclude: Option<Vec<String>>,
+    exclude_test_sources: Option<Vec<String>>,
 }
 
 /// What the user said on the command line.
@@ -106,6 +139,7 @@ pub struct Overrides {
     pub release: Option<String>,
     pub jvm_options: Vec<String>,
     pub exclude_tests: Vec<String>,
+    pub exclude_test_sources: Vec<String>,
 }
 
 impl Overrides {
@@ -119,6 +153,9 @@ impl Overrides {
         project
             .exclude_tests
             .extend(self.exclude_tests.iter().cloned());
+        project
+            .exclude_test_sources
+            .extend(self.exclude_test_sources.iter().cloned());
         for entry in self
             .classpath
             .iter()
@@ -243,6 +280,12 @@ pub fn load(root: &Path, flags: &Overrides) -> Result<Project, ProjectError> {
             .unwrap_or_default()
             .into_iter()
             .chain(flags.exclude_tests.iter().cloned())
+            .collect(),
+        exclude_test_sources: cfg
+            .exclude_test_sources
+            .unwrap_or_default()
+            .into_iter()
+            .chain(flags.exclude_test_sources.iter().cloned())
             .collect(),
         root,
     })
@@ -381,5 +424,47 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("--src"), "{e}");
+    }
+
+    #[test]
+    fn test_sources_excluded_by_ant_like_globs() {
+        let d = tempfile::tempdir().unwrap();
+        for f in [
+            "src/main/java/p/A.java",
+            "src/test/java/p/ATest.java",
+            "src/test/java/p/bench/ABench.java",
+            "src/test/java/Top.java",
+            "src/test/java/p/q/Deep.java",
+        ] {
+            let p = d.path().join(f);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(p, "class X {}").unwrap();
+        }
+        std::fs::write(
+            d.path().join("patchval.toml"),
+            "exclude_test_sources = [\"**/bench/*\", \"*.java\"]\n",
+        )
+        .unwrap();
+        let flags = Overrides {
+            exclude_test_sources: vec!["p/**/Deep.java".into()],
+            ..Default::default()
+        };
+        let p = load(d.path(), &flags).unwrap();
+        let (kept, left) = p.test_sources();
+        let rel = |f: &PathBuf| f.strip_prefix(&p.test_dirs[0]).unwrap().to_path_buf();
+        // `*.java` stays in the top directory; `**/` spans any number of directories, also none.
+        assert_eq!(
+            kept.iter().map(rel).collect::<Vec<_>>(),
+            [PathBuf::from("p/ATest.java")]
+        );
+        let left: Vec<(PathBuf, &str)> = left.iter().map(|(f, g)| (rel(f), *g)).collect();
+        assert_eq!(
+            left,
+            [
+                (PathBuf::from("Top.java"), "*.java"),
+                (PathBuf::from("p/bench/ABench.java"), "**/bench/*"),
+                (PathBuf::from("p/q/Deep.java"), "p/**/Deep.java"),
+            ]
+        );
     }
 }

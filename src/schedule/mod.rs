@@ -208,6 +208,7 @@ mod tests {
                 encoding: "UTF-8".into(),
                 jvm_options: vec![],
                 exclude_tests: vec![],
+                exclude_test_sources: vec![],
             },
             tools: crate::project::Toolchain {
                 java_home: "/".into(),

@@ -119,6 +119,8 @@ def java_files(root, kind):
     out = []
     for mod in ("core", "app"):
         for d, _, fs in os.walk(os.path.join(root, mod, "src", kind, "java")):
+            if os.path.basename(d) == "bench":
+                continue  # app/pom.xml's <testExcludes>: **/bench/* needs JMH
             out += [os.path.join(d, f) for f in fs if f.endswith(".java")]
     return sorted(out)
 
