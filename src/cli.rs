@@ -26,6 +26,8 @@ pub enum Technique {
     Plain,
 }
 
+// Parsed once per process; `Init`'s many options outweigh boxing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Compile the unpatched project, discover and run its tests, and record the baseline in the work dir.
