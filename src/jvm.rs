@@ -75,6 +75,51 @@ pub fn libjvm_path(java_home: &Path) -> PathBuf {
     java_home.join("lib").join("server").join("libjvm.so")
 }
 
+/// Launcher options whose value may follow as the next argument (`--add-opens X`), which only the
+/// `java` command accepts: the invocation API takes them as one `--name=value` option.
+const SPLIT_OPTIONS: [&str; 8] = [
+    "--add-opens",
+    "--add-exports",
+    "--add-reads",
+    "--add-modules",
+    "--enable-native-access",
+    "--limit-modules",
+    "--patch-module",
+    "--upgrade-module-path",
+];
+
+/// The JVM options as `JNI_CreateJavaVM` takes them: `--add-opens X` joined into
+/// `--add-opens=X` (surefire `argLine`s and `java` command lines use both forms); options only the
+/// `java` launcher understands are refused with their name.
+pub fn invocation_options(options: &[String]) -> Result<Vec<String>, JvmError> {
+    let mut out = Vec::with_capacity(options.len());
+    let mut it = options.iter();
+    while let Some(o) = it.next() {
+        if SPLIT_OPTIONS.contains(&o.as_str()) {
+            let value = it
+                .next()
+                .ok_or_else(|| JvmError::Start(format!("JVM option {o} has no value")))?;
+            out.push(format!("{o}={value}"));
+        } else if [
+            "-cp",
+            "-classpath",
+            "--class-path",
+            "-jar",
+            "-m",
+            "--module",
+        ]
+        .contains(&o.as_str())
+        {
+            return Err(JvmError::Start(format!(
+                "JVM option {o} is for the java launcher; give the class path in the project's classpath instead"
+            )));
+        } else {
+            out.push(o.clone());
+        }
+    }
+    Ok(out)
+}
+
 /// The one JVM of this process.
 pub struct Jvm {
     vm: JavaVM,
@@ -91,14 +136,19 @@ impl Jvm {
         let mut builder = InitArgsBuilder::new()
             .version(JNIVersion::V1_8)
             .option(format!("-Djava.class.path={class_path}"));
-        for o in options {
+        let options = invocation_options(options)?;
+        for o in &options {
             builder = builder.option(o.clone());
         }
         let args = builder
             .build()
             .map_err(|e| JvmError::Start(e.to_string()))?;
-        let vm = JavaVM::with_libjvm(args, || Ok(lib.clone()))
-            .map_err(|e| JvmError::Start(e.to_string()))?;
+        let vm = JavaVM::with_libjvm(args, || Ok(lib.clone())).map_err(|e| {
+            JvmError::Start(format!(
+                "{e} (JNI_CreateJavaVM with the options {})",
+                options.join(" ")
+            ))
+        })?;
         let jvm = Jvm { vm };
         jvm.register_natives()?;
         Ok(jvm)
@@ -190,4 +240,47 @@ fn strings_of(env: &mut Env, obj: JObject) -> jni::errors::Result<Vec<String>> {
         env.delete_local_ref(s);
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn strings(v: &[&str]) -> Vec<String> {
+        v.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn launcher_style_options_are_joined() {
+        let got = invocation_options(&strings(&[
+            "--add-opens",
+            "java.base/java.lang=ALL-UNNAMED",
+            "-Xmx1g",
+            "--add-exports=java.base/sun.nio.ch=ALL-UNNAMED",
+            "--add-modules",
+            "java.sql",
+        ]))
+        .unwrap();
+        assert_eq!(
+            got,
+            strings(&[
+                "--add-opens=java.base/java.lang=ALL-UNNAMED",
+                "-Xmx1g",
+                "--add-exports=java.base/sun.nio.ch=ALL-UNNAMED",
+                "--add-modules=java.sql",
+            ])
+        );
+    }
+
+    #[test]
+    fn launcher_only_or_dangling_options_are_named() {
+        let e = invocation_options(&strings(&["-cp", "x.jar"]))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("-cp") && e.contains("class path"), "{e}");
+        let e = invocation_options(&strings(&["--add-opens"]))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("--add-opens has no value"), "{e}");
+    }
 }
