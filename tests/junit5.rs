@@ -33,7 +33,7 @@ fn init_lists_jupiter_tests() {
         )
     };
     let ids: Vec<String> = tests.iter().map(id).collect();
-    assert_eq!(ids.len(), 22, "{ids:#?}");
+    assert_eq!(ids.len(), 23, "{ids:#?}");
     for expected in [
         TRIGGER,
         "org.example.grades.GraderTest#letters(int,char)",
@@ -43,6 +43,7 @@ fn init_lists_jupiter_tests() {
         "org.example.grades.GraderTest$Boundaries$Extremes#extremesAreValid(int)",
         "org.example.grades.GradebookTest$WithThreeScores#oneMore(int)",
         "org.example.grades.MidScoreTest#scoreInRange",
+        "org.example.grades.MidScoreTest#bandPasses(org.example.grades.Band)",
     ] {
         assert!(
             ids.iter().any(|i| i == expected),

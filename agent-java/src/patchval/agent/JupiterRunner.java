@@ -212,12 +212,13 @@ final class JupiterRunner {
 
     /** "name" (no parameters; else the only Jupiter test method of that name) or "name(type,...)". */
     private static Method findMethod(Class<?> cls, String spec) {
-        int open = spec.indexOf('(');
-        if (open >= 0) {
-            if (!spec.endsWith(")")) return null;
-            String name = spec.substring(0, open);
-            String types = spec.substring(open + 1, spec.length() - 1);
-            return ReflectionSupport.findMethod(cls, name, types).orElse(null);
+        if (spec.indexOf('(') >= 0) {
+            // Compared with the id the lister wrote, not resolved by type names: JUnit would load
+            // those through the context class loader, which cannot see the project's test classes
+            // (a parameter of a type the tests declare).
+            List<Method> same = ReflectionSupport.findMethods(cls,
+                m -> methodId(m).equals(spec), HierarchyTraversalMode.BOTTOM_UP);
+            return same.isEmpty() ? null : same.get(0);
         }
         Optional<Method> noArgs = ReflectionSupport.findMethod(cls, spec);
         if (noArgs.isPresent()) return noArgs.get();
