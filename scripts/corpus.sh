@@ -6,8 +6,12 @@
 # writes each project's patch set (ExpressAPR manifest v3) from corpus/<name>.json.
 # It builds nothing: `patchval init` compiles and runs everything (tests/corpus.rs).
 #
-#   scripts/corpus.sh [--no-install] [NAME...]     NAME: corpus/NAME.json (default: all of them)
+#   scripts/corpus.sh [--no-install|--install-only] [NAME...]   NAME: corpus/NAME.json (default: all)
 #   PATCHVAL_CORPUS=/path/to/cache scripts/corpus.sh
+#
+# --install-only: only the steps needing root (the deb-src entry, apt-get install of the projects'
+# test dependencies); scripts/setup.sh runs it. --no-install: only download, unpack and seed (no
+# root needed once the deb-src entry exists); scripts/test.sh runs it.
 #
 # Layout of the cache ($PATCHVAL_CORPUS, default ~/.cache/patchval-corpus):
 #   dl/                    the downloaded .dsc/.orig.tar.*/.debian.tar.* files
@@ -18,7 +22,11 @@ set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cache=${PATCHVAL_CORPUS:-$HOME/.cache/patchval-corpus}
 install=1
-if [ "${1:-}" = "--no-install" ]; then install=0; shift; fi
+prepare=1
+case "${1:-}" in
+  --no-install) install=0; shift ;;
+  --install-only) prepare=0; shift ;;
+esac
 names=("$@")
 if [ ${#names[@]} -eq 0 ]; then
   for f in "$repo"/corpus/*.json; do names+=("$(basename "$f" .json)"); done
@@ -26,7 +34,6 @@ fi
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"
 command -v python3 >/dev/null || { echo "corpus.sh: python3 is needed" >&2; exit 1; }
-command -v dpkg-source >/dev/null || { echo "corpus.sh: dpkg-source is needed (apt-get install dpkg-dev)" >&2; exit 1; }
 
 field() { # field FILE KEY  -> a top-level string field, or the list joined by spaces
   python3 -c 'import json,sys; v=json.load(open(sys.argv[1])).get(sys.argv[2], ""); print(" ".join(v) if isinstance(v, list) else v)' "$1" "$2"
@@ -35,6 +42,10 @@ field() { # field FILE KEY  -> a top-level string field, or the list joined by s
 # 1. A deb-src entry mirroring the system's deb entries, then the package lists.
 srclist=/etc/apt/sources.list.d/patchval-deb-src.sources
 if ! apt-get source --print-uris commons-math >/dev/null 2>&1; then
+  if [ $install -eq 0 ]; then
+    echo "corpus.sh: apt has no deb-src entry; run scripts/setup.sh (or scripts/corpus.sh --install-only) as root first" >&2
+    exit 1
+  fi
   echo "== adding $srclist (deb-src copy of the system's Debian sources)" >&2
   tmp=$(mktemp)
   if compgen -G "/etc/apt/sources.list.d/*.sources" >/dev/null; then
@@ -53,11 +64,20 @@ fi
 
 # 2. The Debian binary packages the projects' tests need (and JUnit 4 for patchval itself).
 if [ $install -eq 1 ]; then
-  deps=(junit4 libhamcrest-java)
+  deps=(dpkg-dev junit4 libhamcrest-java)
   for n in "${names[@]}"; do read -r -a d <<<"$(field "$repo/corpus/$n.json" deps)"; deps+=("${d[@]}"); done
-  echo "== apt-get install ${deps[*]}" >&2
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${deps[@]}" >&2
+  read -r -a deps <<<"$(printf '%s\n' "${deps[@]}" | sort -u | tr '\n' ' ')"
+  missing=()
+  for d in "${deps[@]}"; do
+    dpkg-query -W -f='${Status}' "$d" 2>/dev/null | grep -q "install ok installed" || missing+=("$d")
+  done
+  if [ ${#missing[@]} -gt 0 ]; then
+    echo "== apt-get install ${missing[*]}" >&2
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >&2
+  fi
 fi
+[ $prepare -eq 1 ] || exit 0
+command -v dpkg-source >/dev/null || { echo "corpus.sh: dpkg-source is needed (apt-get install dpkg-dev)" >&2; exit 1; }
 
 mkdir -p "$cache/dl" "$cache/src" "$cache/patches"
 ready=()

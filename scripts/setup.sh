@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Installs what patchval needs on a Debian machine: a JDK 17, JUnit 4, Hamcrest, JUnit 5, Maven with its dependency plugin, and bc (for the demo's timings) (as root or with sudo),
-# and checks for cargo-nextest. Safe to run again.
+# Installs what patchval needs on a Debian machine (as root or with sudo): a JDK 17, JUnit 4,
+# Hamcrest, JUnit 5, Maven with its dependency plugin, bc (the demo's timings), python3; for the
+# test suite's real-project corpus a deb-src entry and the corpus projects' test dependencies
+# (scripts/corpus.sh --install-only); and cargo-nextest. Safe to run again.
 set -euo pipefail
 
 need=()
@@ -11,6 +13,7 @@ need=()
 command -v mvn >/dev/null || need+=(maven)
 [ -d /usr/share/maven-repo/org/apache/maven/plugins/maven-dependency-plugin ] || need+=(libmaven-dependency-plugin-java)
 command -v bc >/dev/null || need+=(bc)
+command -v python3 >/dev/null || need+=(python3)
 if [ ${#need[@]} -gt 0 ]; then
   sudo=""
   [ "$(id -u)" -eq 0 ] || sudo="sudo"
@@ -18,6 +21,7 @@ if [ ${#need[@]} -gt 0 ]; then
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need[@]}" >&2
 fi
+"$(dirname "$0")/corpus.sh" --install-only
 if ! cargo nextest --version >/dev/null 2>&1; then
   echo "installing cargo-nextest" >&2
   cargo install cargo-nextest --locked >&2
