@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Benchmark, side by side in one run on every testdata patch set, same -j: plain validation,
 # patchval without deduplication (--no-dedup), and patchval. Prints wall times, the ratios, test
-# rounds, and verdict agreement with plain. Usage: [BENCH_FIXTURES='testdata/calc/ ...'] scripts/bench.sh [-j N]
+# rounds, and verdict agreement with plain. Usage: [BENCH_FIXTURES='calc textutil ...'] scripts/bench.sh [-j N]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=2
@@ -23,6 +23,7 @@ run() {
 }
 printf '%-9s %7s %8s %8s %8s %7s %7s %12s %12s %s\n' fixture patches plain_s nodedup_s patchval_s plain/pv nodedup/pv rounds_nodedup rounds_pv agree
 for fx in ${BENCH_FIXTURES:-testdata/*/}; do
+  [ -d "$fx" ] || fx=testdata/$fx # a bare fixture name
   name=$(basename "$fx")
   [ -f "$fx/patches/expected.json" ] || continue
   cp -r "$fx" "$tmp/$name"

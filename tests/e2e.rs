@@ -11,7 +11,24 @@ fn calc_fixture_matches_plain_and_expectations() {
 
 #[test]
 fn textutil_fixture_matches_plain_and_expectations() {
-    check_fixture("textutil");
+    let fast = check_fixture("textutil");
+    // `indexOf(sub, idx)` loops forever and is tree-eligible: the tree round that hangs is
+    // attributed to that patch alone, so it times out once, not again in a round of its own.
+    let set = fast
+        .iter()
+        .find(|r| r.set_name() == "count_advance.json")
+        .expect("count_advance.json");
+    assert_eq!(set.succlist.matches('T').count(), 1, "{}", set.succlist);
+    assert_eq!(
+        tree_timeouts(set),
+        (1, 1),
+        "{:?}",
+        set.extra["tree_fallbacks"]
+    );
+    assert_eq!(
+        set.extra["worker_jvm_starts"], 2,
+        "one restart for one timeout"
+    );
 }
 
 #[test]

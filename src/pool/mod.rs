@@ -148,16 +148,17 @@ impl Worker {
         req: &Request,
         timeout: Option<Duration>,
     ) -> Result<Response, PoolError> {
-        self.call_streaming(req, timeout, |_| {})
+        self.call_streaming(req, timeout, |_| true)
     }
 
     /// Like `call`, for requests answered in several messages: each partial answer goes to
-    /// `partial`, and `timeout` applies to the wait for every message anew.
+    /// `partial`, which says whether it ends a step: `timeout` applies to each step anew (a tree
+    /// round), and messages within a step do not extend it.
     pub fn call_streaming(
         &mut self,
         req: &Request,
         timeout: Option<Duration>,
-        mut partial: impl FnMut(Response),
+        mut partial: impl FnMut(Response) -> bool,
     ) -> Result<Response, PoolError> {
         let line = serde_json::to_string(req).expect("requests serialize");
         if writeln!(self.stdin, "{line}")
@@ -168,14 +169,19 @@ impl Worker {
             self.restart()?;
             return Err(PoolError::Died(why));
         }
+        let mut deadline = timeout.map(|t| Instant::now() + t);
         loop {
-            let got = match timeout {
-                Some(t) => self.rx.recv_timeout(t),
+            let got = match deadline {
+                Some(d) => self
+                    .rx
+                    .recv_timeout(d.saturating_duration_since(Instant::now())),
                 None => self.rx.recv().map_err(|_| RecvTimeoutError::Disconnected),
             };
             return match got {
                 Ok(Ok(resp)) if resp.partial => {
-                    partial(resp);
+                    if partial(resp) {
+                        deadline = timeout.map(|t| Instant::now() + t);
+                    }
                     continue;
                 }
                 Ok(Ok(resp)) => match resp.error {

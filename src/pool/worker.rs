@@ -6,7 +6,23 @@ use crate::schedule::session;
 use std::io::{BufRead, Write};
 use std::os::fd::FromRawFd;
 use std::path::Path;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
+
+/// The protocol's end of the pipe to the parent: whole JSON lines, from the request loop and from
+/// the natives of a running test alike.
+#[derive(Clone)]
+struct Protocol(Arc<Mutex<std::io::BufWriter<std::fs::File>>>);
+
+impl Protocol {
+    fn send(&self, r: &Response) -> Result<(), String> {
+        let line = serde_json::to_string(r).map_err(|e| e.to_string())?;
+        let mut out = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        writeln!(out, "{line}")
+            .and_then(|_| out.flush())
+            .map_err(|e| e.to_string())
+    }
+}
 
 /// Runs the worker loop until the parent closes stdin. Returns an error message if the JVM could not start.
 pub fn serve(java_home: &Path, class_path: &str, jvm_options: &[String]) -> Result<(), String> {
@@ -20,13 +36,22 @@ pub fn serve(java_home: &Path, class_path: &str, jvm_options: &[String]) -> Resu
         fd
     };
     // SAFETY: `proto_fd` was just created by dup and is owned by this File alone.
-    let mut out = std::io::BufWriter::new(unsafe { std::fs::File::from_raw_fd(proto_fd) });
-    let mut send = move |r: &Response| -> Result<(), String> {
-        let line = serde_json::to_string(r).map_err(|e| e.to_string())?;
-        writeln!(out, "{line}")
-            .and_then(|_| out.flush())
-            .map_err(|e| e.to_string())
-    };
+    let out = Protocol(Arc::new(Mutex::new(std::io::BufWriter::new(unsafe {
+        std::fs::File::from_raw_fd(proto_fd)
+    }))));
+    let narrow_out = out.clone();
+    let mut send = move |r: &Response| out.send(r);
+    // A tree round tells the parent the class it follows, so that a round the parent has to stop
+    // (a timeout) is attributed to that class; these messages do not extend the round's time.
+    session::on_narrow(Some(Box::new(move |class: &[u32]| {
+        let ids: Vec<String> = class.iter().map(|p| p.to_string()).collect();
+        let _ = narrow_out.send(&Response {
+            partial: true,
+            lines: vec!["PATH".into(), ids.join(",")],
+            micros: 0,
+            error: None,
+        });
+    })));
 
     let started = Instant::now();
     let jvm = match Jvm::start(java_home, class_path, jvm_options) {
@@ -100,7 +125,8 @@ fn answer(result: Result<Vec<String>, crate::jvm::JvmError>, since: Instant) -> 
 }
 
 /// Runs rounds of one test until its tree is explored, sending `ROUND <result> <patches>` after
-/// each and `DONE <rounds> <classes> <unstable reason>` at the end.
+/// each (and `PATH <patches>` during one, from the session) and `DONE <rounds> <classes>
+/// <unstable reason>` at the end.
 fn run_tree(
     jvm: &Jvm,
     args: &[String],

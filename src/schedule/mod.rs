@@ -75,39 +75,48 @@ fn run_one(worker: &mut Worker, classpath: &[String], test: &TestRecord, patch: 
     }
 }
 
-/// Runs one test over the tree of `patches`; returns the decided results and the undecided patches.
+/// Runs one test over the tree of `patches`; returns the decided results and the undecided patches,
+/// and whether the tree ended on a round timeout it could attribute (the undecided patches may
+/// then take another tree).
 fn run_tree(
     worker: &mut Worker,
     classpath: &[String],
     test: &TestRecord,
     patches: &[usize],
     telemetry: &mut Telemetry,
-) -> (Vec<(usize, TestResult)>, Vec<usize>) {
+) -> (Vec<(usize, TestResult)>, Vec<usize>, bool) {
     let req = Request::RunTree {
         classpath: classpath.to_vec(),
         test: test.id.clone(),
         patches: patches.iter().map(|&p| p as u32).collect(),
     };
-    let mut decided: Vec<(usize, TestResult)> = Vec::new();
-    let mut rounds = 0u64;
-    let done = worker.call_streaming(&req, Some(Duration::from_millis(test.timeout_ms)), |r| {
-        rounds += 1;
-        let result = TestResult::parse_agent_line(r.lines.get(1).map(String::as_str).unwrap_or(""));
-        for id in r
-            .lines
-            .get(2)
-            .map(String::as_str)
+    let ids = |line: Option<&String>| -> Vec<usize> {
+        line.map(String::as_str)
             .unwrap_or("")
             .split(',')
-            .filter(|s| !s.is_empty())
-        {
-            if let Ok(p) = id.parse::<usize>() {
-                decided.push((p, result.clone()));
-            }
+            .filter_map(|s| s.parse().ok())
+            .collect()
+    };
+    let mut decided: Vec<(usize, TestResult)> = Vec::new();
+    let mut rounds = 0u64;
+    // The class the current round follows (PATH), empty before its first decision.
+    let mut following: Vec<usize> = Vec::new();
+    let done = worker.call_streaming(&req, Some(Duration::from_millis(test.timeout_ms)), |r| {
+        if r.lines.first().map(String::as_str) == Some("PATH") {
+            following = ids(r.lines.get(1));
+            return false;
         }
+        rounds += 1;
+        following.clear();
+        let result = TestResult::parse_agent_line(r.lines.get(1).map(String::as_str).unwrap_or(""));
+        for p in ids(r.lines.get(2)) {
+            decided.push((p, result.clone()));
+        }
+        true
     });
     telemetry.rounds += rounds;
     telemetry.tree_rounds += rounds;
+    let mut attributed = false;
     match done {
         Ok(resp) => {
             let unstable = resp.lines.get(3).cloned().unwrap_or_default();
@@ -118,6 +127,20 @@ fn run_tree(
                 telemetry.fallbacks.push(format!("{}: {unstable}", test.id));
             }
         }
+        // A round that hangs after its last decision hangs for every patch of the class it was
+        // following: they changed the state alike at every visit of the location on the way, so
+        // their own runs are this run (the determinism every tree round relies on).
+        Err(PoolError::Timeout(t)) if !following.is_empty() => {
+            telemetry.rounds += 1;
+            telemetry.tree_rounds += 1;
+            telemetry.fallbacks.push(format!(
+                "{}: a round timed out after {} ms following patches {following:?}: they time out",
+                test.id,
+                t.as_millis()
+            ));
+            decided.extend(following.iter().map(|&p| (p, TestResult::Timeout)));
+            attributed = true;
+        }
         Err(e) => telemetry.fallbacks.push(format!("{}: {e}", test.id)),
     }
     let undecided = patches
@@ -125,7 +148,7 @@ fn run_tree(
         .copied()
         .filter(|p| !decided.iter().any(|(d, _)| d == p))
         .collect();
-    (decided, undecided)
+    (decided, undecided, attributed)
 }
 
 /// Runs the ordered tests against `patches` (tests outer, patches inner), each patch until its
@@ -149,14 +172,20 @@ pub fn execute(
         let (in_tree, mut sequential): (Vec<usize>, Vec<usize>) =
             alive.iter().partition(|p| tree.contains(p));
         let mut results = Vec::new();
-        if in_tree.len() >= 2 {
-            let (decided, undecided) = run_tree(worker, classpath, test, &in_tree, &mut telemetry);
-            results = decided;
-            sequential.extend(undecided);
-            sequential.sort();
-        } else {
-            sequential.extend(in_tree);
+        let mut in_tree = in_tree;
+        // After a timeout attributed to a class, the rest of the tree's patches take a new tree
+        // (in the restarted worker); any other end leaves the undecided ones to single rounds.
+        while in_tree.len() >= 2 {
+            let (decided, undecided, attributed) =
+                run_tree(worker, classpath, test, &in_tree, &mut telemetry);
+            results.extend(decided);
+            in_tree = undecided;
+            if !attributed {
+                break;
+            }
         }
+        sequential.extend(in_tree);
+        sequential.sort();
         for p in sequential {
             telemetry.rounds += 1;
             let patch = if phase == Phase::Fallback {

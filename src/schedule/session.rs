@@ -1,7 +1,9 @@
 //! The scheduling state of the worker process, reached from woven code through the natives: which
 //! patch a sequential round runs, or the state-transition tree a tree round walks. Any observation
 //! that contradicts the tree (re-entrance, a second thread, a changed capture) marks the session
-//! unstable; the round then completes on a plain path and its results are discarded.
+//! unstable; the round then completes on a plain path and its results are discarded. While a
+//! round goes deeper, the class of patches it follows is published (see [`on_narrow`]), so that a
+//! round that hangs can be attributed to that class.
 
 use super::tree::{PatchId, Tree, Unstable};
 use std::sync::Mutex;
@@ -14,10 +16,23 @@ enum Mode {
         capture: Vec<PatchId>,
         thread: Option<ThreadId>,
         unstable: Option<String>,
+        /// Size of the class last published in this round.
+        published: usize,
     },
 }
 
 static SESSION: Mutex<Mode> = Mutex::new(Mode::Sequential(-1));
+
+type Narrow = Box<dyn FnMut(&[PatchId]) + Send>;
+
+/// Told the class a tree round follows at its first decision and whenever it shrinks (at most
+/// once per patch per round).
+static NARROW: Mutex<Option<Narrow>> = Mutex::new(None);
+
+/// Sets (or, with `None`, clears) what is told when a round's followed class shrinks.
+pub fn on_narrow(f: Option<Narrow>) {
+    *NARROW.lock().unwrap_or_else(|e| e.into_inner()) = f;
+}
 
 fn with<R>(f: impl FnOnce(&mut Mode) -> R) -> R {
     let mut guard = SESSION.lock().unwrap_or_else(|e| e.into_inner());
@@ -37,6 +52,7 @@ pub fn tree(patches: Vec<PatchId>) {
             capture: vec![],
             thread: None,
             unstable: None,
+            published: usize::MAX,
         }
     });
 }
@@ -48,9 +64,16 @@ pub fn needs_round() -> bool {
 
 pub fn start_round() {
     with(|m| {
-        if let Mode::Tree { tree, thread, .. } = m {
+        if let Mode::Tree {
+            tree,
+            thread,
+            published,
+            ..
+        } = m
+        {
             tree.start_round();
             *thread = None;
+            *published = usize::MAX; // the first decision of a round is always published
         }
     })
 }
@@ -109,6 +132,7 @@ pub fn begin() -> i32 {
             capture,
             thread,
             unstable,
+            ..
         } => {
             if unstable.is_some() {
                 return -1;
@@ -155,25 +179,37 @@ pub fn report(patch: i32, change: String) {
 
 /// `Rt.decide`: the patch to replay.
 pub fn decide() -> i32 {
-    with(|m| match m {
+    let (patch, narrowed) = with(|m| match m {
         Mode::Tree {
             tree,
             capture,
             unstable,
+            published,
             ..
         } => {
             let fallback = capture.first().map(|p| *p as i32).unwrap_or(-1);
             if unstable.is_some() {
-                return fallback;
+                return (fallback, None);
             }
             match tree.choose() {
-                Ok(p) => p as i32,
+                Ok(p) => {
+                    let class = tree.current_class();
+                    let narrowed = (class.len() < *published).then(|| class.to_vec());
+                    *published = class.len();
+                    (p as i32, narrowed)
+                }
                 Err(e) => {
                     mark(unstable, e.0);
-                    fallback
+                    (fallback, None)
                 }
             }
         }
-        Mode::Sequential(p) => *p,
-    })
+        Mode::Sequential(p) => (*p, None),
+    });
+    if let Some(class) = narrowed {
+        if let Some(f) = NARROW.lock().unwrap_or_else(|e| e.into_inner()).as_mut() {
+            f(&class);
+        }
+    }
+    patch
 }

@@ -242,6 +242,12 @@ impl Tree {
         Ok(self.nodes[cur].patches.clone())
     }
 
+    /// The patches that behaved alike on this round's path so far (the class being followed): it
+    /// only shrinks as the round goes deeper. A round that hangs is attributed to this class.
+    pub fn current_class(&self) -> &[PatchId] {
+        &self.nodes[self.cur()].patches
+    }
+
     /// Some patch of the tree (to finish a round that can no longer be trusted).
     pub fn first_patch(&self) -> PatchId {
         self.nodes[0].patches.first().copied().unwrap_or(0)
@@ -329,12 +335,21 @@ mod tests {
             while tree.unexplored() {
                 tree.start_round();
                 let mut path: Vec<String> = vec![];
+                let mut class_size = n;
                 while p.visits(&path) {
                     for patch in tree.enter().unwrap() {
                         tree.report(patch, p.change(patch as usize, &path)).unwrap();
                     }
                     let rep = tree.choose().unwrap();
                     path.push(p.change(rep as usize, &path));
+                    // The class followed (what a hanging round is attributed to) shrinks along
+                    // the path and holds exactly patches whose own runs share the path so far.
+                    let class = tree.current_class().to_vec();
+                    prop_assert!(class.contains(&rep) && class.len() <= class_size);
+                    class_size = class.len();
+                    for patch in class {
+                        prop_assert!(p.plain(patch as usize).1.starts_with(&path));
+                    }
                 }
                 for patch in tree.finish_round().unwrap() {
                     prop_assert!(results.insert(patch, p.result(&path)).is_none());

@@ -196,17 +196,11 @@ pub fn check_fixture_as(name: &str, kind: &str) -> Vec<ResultLine> {
             .entry(f.extra["worker"].as_u64().unwrap())
             .or_default();
         e.0 = e.0.max(f.extra["worker_jvm_starts"].as_u64().unwrap());
-        // Each sequential timeout restarts the worker once; a tree round that timed out did too
-        // (its undecided patches then ran sequentially).
-        let tree_timeouts = f.extra["tree_fallbacks"]
-            .as_array()
-            .map(|a| {
-                a.iter()
-                    .filter(|r| r.as_str().unwrap_or("").contains("timed out"))
-                    .count()
-            })
-            .unwrap_or(0);
-        e.1 += (f.succlist.matches('T').count() + tree_timeouts) as u64;
+        // Each sequential timeout restarts the worker once; a tree round that timed out did too.
+        // Such a round is either attributed to the class it was following (those patches are `T`
+        // without a round of their own) or leaves its undecided patches to sequential rounds.
+        let (tree_timeouts, attributed) = tree_timeouts(f);
+        e.1 += (f.succlist.matches('T').count() - attributed + tree_timeouts) as u64;
     }
     for (worker, (starts, timeouts)) in per_worker {
         assert_eq!(starts, 1 + timeouts, "worker {worker}");
@@ -224,4 +218,25 @@ pub fn check_fixture_as(name: &str, kind: &str) -> Vec<ResultLine> {
         "{name}: only {tree} of {woven} woven patches took the tree path"
     );
     fast
+}
+
+/// (tree rounds that timed out, patches given `T` by attributing such a round to its class), from
+/// a result line's `tree_fallbacks`.
+pub fn tree_timeouts(r: &ResultLine) -> (usize, usize) {
+    let mut rounds = 0;
+    let mut attributed = 0;
+    for reason in r.extra["tree_fallbacks"].as_array().into_iter().flatten() {
+        let reason = reason.as_str().unwrap_or("");
+        if !reason.contains("timed out") {
+            continue;
+        }
+        rounds += 1;
+        if let Some(list) = reason
+            .split_once("following patches [")
+            .and_then(|(_, rest)| rest.split_once(']'))
+        {
+            attributed += list.0.split(',').filter(|p| !p.trim().is_empty()).count();
+        }
+    }
+    (rounds, attributed)
 }
