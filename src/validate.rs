@@ -216,7 +216,14 @@ impl SetValidation {
             Phase::Execute,
         );
         self.absorb(&telemetry);
-        for (i, o) in done {
+        // Frames of the woven file read as the plainly patched file's (line, method name).
+        let mut frames = woven.frames.clone();
+        frames.file_name = std::path::Path::new(&set.filename)
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        for (i, mut o) in done {
+            o.detail = o.detail.map(|d| frames.rewrite(i, &d));
             self.outcomes[i] = Some(o);
         }
         self.extra.run_ms += t.elapsed().as_secs_f64() * 1000.0;

@@ -5,6 +5,7 @@
 
 pub mod eligible;
 pub mod emit;
+pub mod frames;
 pub mod locals;
 pub mod scope;
 pub mod tokens;
@@ -55,6 +56,8 @@ pub struct Plan {
     /// Per patch, once `enable_tree` ran: the fields it may assign when it can go through the
     /// state-transition tree, or why it runs sequentially.
     pub tree: Vec<Result<Vec<eligible::Field>, String>>,
+    /// The file's package (`""` for the default package).
+    package: String,
 }
 
 /// Which generated member a line belongs to.
@@ -81,6 +84,8 @@ pub struct Woven {
     pub units: Vec<Unit>,
     /// Patches woven into this text, by index in the set.
     pub patches: Vec<usize>,
+    /// Its lines and generated names as the plainly patched file's (for failure details).
+    pub frames: frames::FrameMap,
 }
 
 impl Woven {
@@ -116,6 +121,20 @@ pub fn plan(src: &str, range: Range<usize>, patches: &[String]) -> Result<Plan, 
             exclusion(&mut p, &site, s, m).or_else(|| braceless_exclusion(&mut p, src, &site, s))
         })
         .collect();
+    let root = tree.root_node();
+    let mut c = root.walk();
+    let package = root
+        .children(&mut c)
+        .find(|n| n.kind() == "package_declaration")
+        .and_then(|n| {
+            let mut c = n.walk();
+            let name = n
+                .named_children(&mut c)
+                .find(|k| matches!(k.kind(), "scoped_identifier" | "identifier"));
+            name
+        })
+        .map(|n| src[n.byte_range()].to_string())
+        .unwrap_or_default();
     let tree = vec![Err("deduplication is off".to_string()); patches.len()];
     Ok(Plan {
         src: src.to_string(),
@@ -124,6 +143,7 @@ pub fn plan(src: &str, range: Range<usize>, patches: &[String]) -> Result<Plan, 
         mentions,
         excluded,
         tree,
+        package,
     })
 }
 
@@ -277,12 +297,19 @@ impl Plan {
         let mut text = String::with_capacity(self.src.len() * 2);
         text.push_str(&self.src[..site.target.start]);
         text.push_str(&stub);
+        let stub_end = text.len();
         text.push_str(&self.src[site.target.end..site.method.end]);
         text.push('\n');
+        let generated = text.len();
         let mut spans = Vec::new();
+        let mut statements = Vec::new();
         for p in &woven {
             let start = text.len();
             text.push_str(&emit::patch_method(site, p, &outs));
+            if let Some(at) = text[start..].find(p.statement) {
+                let at = start + at;
+                statements.push((p.index, at..at + p.statement.len()));
+            }
             spans.push((p.index, UnitKind::Patch, start..text.len()));
             if with_context {
                 let start = text.len();
@@ -290,6 +317,7 @@ impl Plan {
                 spans.push((p.index, UnitKind::Context, start..text.len()));
             }
         }
+        let tail = text.len();
         text.push_str(&self.src[site.method.end..]);
         let errors = syntax_errors(&text);
         if errors > 0 {
@@ -304,10 +332,39 @@ impl Plan {
                 lines: line_of(r.start)..=line_of(r.end.saturating_sub(1)),
             })
             .collect();
+        let layout = frames::Layout {
+            src: &self.src,
+            target: site.target.clone(),
+            method_end: site.method.end,
+            stub_end,
+            generated,
+            tail,
+            statements,
+        };
+        let target_lines = self.src[site.target.clone()].matches('\n').count() as isize;
+        let frames = frames::FrameMap {
+            origins: layout.origins(&text),
+            site_line: frames::line_at(&frames::line_starts(&self.src), site.target.start),
+            deltas: include
+                .iter()
+                .map(|&i| {
+                    let lines = self.statements[i].matches('\n').count() as isize;
+                    (i, lines - target_lines)
+                })
+                .collect(),
+            file_name: String::new(),
+            package: self.package.clone(),
+            method: if site.is_constructor {
+                "<init>".into()
+            } else {
+                site.name.clone()
+            },
+        };
         Ok(Woven {
             text,
             units,
             patches: include.to_vec(),
+            frames,
         })
     }
 }

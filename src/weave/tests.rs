@@ -334,3 +334,47 @@ fn exceptions_caught_around_the_location_may_leave_the_unit() {
     let woven = p.weave(&[0, 1], true, false, 0).unwrap();
     assert!(snippet_errors(&woven).is_empty(), "{}", woven.text);
 }
+
+#[test]
+fn woven_frames_read_as_the_patched_files() {
+    // Patch 0 keeps the line count; patch 1 adds two lines, so later lines move by two for it.
+    let plan = plan_for(
+        "total += v;",
+        &[
+            "total += v + 1;",
+            "if (v > 100) {\n            throw new IllegalStateException(\"big\"); }\n        total += v;",
+        ],
+    );
+    let mut w = plan.weave(&[0, 1], false, false, 0).unwrap();
+    w.frames.file_name = "Calc.java".into();
+    let line_of =
+        |text: &str, needle: &str| text[..text.find(needle).unwrap()].matches('\n').count() + 1;
+    let site = line_of(CALC, "total += v;");
+    let total_getter = line_of(CALC, "return total;");
+    assert_eq!(w.frames.site_line, site);
+    assert_eq!(w.frames.package, "p");
+    assert_eq!(w.frames.method, "add");
+    // Before the location: the same line; after it: shifted by the patch's extra line.
+    assert_eq!(w.frames.line(0, 8), Some(8));
+    let getter_woven = line_of(&w.text, "return total;");
+    assert!(getter_woven > total_getter, "generated code sits before it");
+    assert_eq!(w.frames.line(0, getter_woven), Some(total_getter));
+    assert_eq!(w.frames.line(1, getter_woven), Some(total_getter + 2));
+    // The throw inside patch 1's generated method: its line in the file patched with patch 1.
+    let throw_woven = line_of(&w.text, "throw new IllegalStateException(\"big\")");
+    assert_eq!(w.frames.line(1, throw_woven), Some(site + 1));
+    let detail = format!(
+        "java.lang.IllegalStateException: big @ p.Calc.__pv_p1(Calc.java:{throw_woven}) \
+         via q.Calc.x(Calc.java:{throw_woven}) and p.Calc.total(Calc.java:{getter_woven})"
+    );
+    assert_eq!(
+        w.frames.rewrite(1, &detail),
+        format!(
+            "java.lang.IllegalStateException: big @ p.Calc.add(Calc.java:{}) \
+             via q.Calc.x(Calc.java:{throw_woven}) and p.Calc.total(Calc.java:{})",
+            site + 1,
+            total_getter + 2
+        ),
+        "frames of another package's Calc.java are left alone"
+    );
+}

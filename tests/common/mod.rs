@@ -157,6 +157,7 @@ pub fn check_fixture_as(name: &str, kind: &str) -> Vec<ResultLine> {
 
     let (_, plain) = run(&work, &project.join("patches"), "plain", 2);
     assert_eq!(plain.len(), fast.len());
+    same_failures(&work);
     for (f, p) in fast.iter().zip(&plain) {
         assert_eq!(f.set_name(), p.set_name());
         // The differential test: accelerated verdicts equal plain verdicts.
@@ -239,4 +240,36 @@ pub fn tree_timeouts(r: &ResultLine) -> (usize, usize) {
         }
     }
     (rounds, attributed)
+}
+
+/// A patch that fails a test fails it the same way in both techniques: the same test, and the same
+/// exception, message and top frame (woven frames are mapped back to the patched file's method
+/// and line). `details.jsonl` holds the schemata run's lines, then the plain run's.
+pub fn same_failures(work: &Path) {
+    let details = std::fs::read_to_string(work.join("details.jsonl")).unwrap();
+    let mut seen: std::collections::BTreeMap<(String, u64), Vec<serde_json::Value>> =
+        Default::default();
+    for line in details.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        let key = (
+            v["patches_path"].as_str().unwrap_or("").to_string(),
+            v["patch"].as_u64().unwrap_or(0),
+        );
+        seen.entry(key).or_default().push(v);
+    }
+    for ((set, patch), runs) in seen {
+        let [fast, plain] = &runs[..] else {
+            panic!(
+                "{set} patch {patch}: {} detail lines, expected 2",
+                runs.len()
+            );
+        };
+        if fast["verdict"] == "F" {
+            assert_eq!(
+                (&fast["test"], &fast["detail"]),
+                (&plain["test"], &plain["detail"]),
+                "{set} patch {patch}: schemata vs plain failure"
+            );
+        }
+    }
 }
