@@ -441,8 +441,9 @@ const NORMAL_HOSTILE_TESTS: [&str; 6] = [
     "org.example.hostile.ExitTest#passesAfterExit",
 ];
 /// The hostile/ project: init must finish, listing the System.exit test as failing (the exit is
-/// blocked, the worker lives on) and the endless test as excluded after the baseline timeout
-/// (5 s here), both with reasons, while the normal tests pass.
+/// blocked, the worker lives on; it fails again when rerun), the endless test as excluded after
+/// the baseline timeout (5 s here) and the flaky test as excluded, all with reasons, while the
+/// normal tests pass.
 #[test]
 fn init_survives_system_exit_and_an_endless_test() {
     let tmp = tempfile::tempdir().unwrap();
@@ -463,6 +464,16 @@ fn init_survives_system_exit_and_an_endless_test() {
         .find(|l| l.contains("org.example.hostile.ExitTest#callsSystemExit"))
         .unwrap_or_else(|| panic!("callsSystemExit not listed:\n{out}"));
     assert!(exit_line.contains("System.exit(1)"), "{exit_line}");
+    let flaky_line = out
+        .lines()
+        .find(|l| l.contains("org.example.hostile.FlakyTest#failsOnlyTheFirstTime"))
+        .unwrap_or_else(|| panic!("failsOnlyTheFirstTime not listed:\n{out}"));
+    assert!(
+        flaky_line.contains("excluded")
+            && flaky_line.contains("flaky")
+            && flaky_line.contains("first run"),
+        "{flaky_line}"
+    );
     let hang_line = out
         .lines()
         .find(|l| l.contains("org.example.hostile.HangTest#spinsForever"))

@@ -183,6 +183,36 @@ pub fn init(
         }
     }
     bar.finish_and_clear();
+    // A test that fails once is run again: one that passes then is flaky (timing, order, the
+    // machine's load) and would make verdicts flip between runs, so it is left out.
+    let mut steady = Vec::with_capacity(state.tests.len());
+    for t in std::mem::take(&mut state.tests) {
+        if t.passed {
+            steady.push(t);
+            continue;
+        }
+        let req = Request::RunTest {
+            classpath: classpath.clone(),
+            test: t.id.clone(),
+            patch: -1,
+        };
+        let again = worker.call(&req, Some(baseline_timeout)).map(|r| {
+            TestResult::parse_agent_line(r.lines.first().map(String::as_str).unwrap_or(""))
+        });
+        if matches!(again, Ok(TestResult::Pass)) {
+            tracing::warn!("{}: flaky (failed, then passed): left out", t.id);
+            state.excluded.push((
+                t.id.to_string(),
+                format!(
+                    "flaky: failed in the baseline ({}), passed when run again",
+                    t.failure.unwrap_or_default()
+                ),
+            ));
+        } else {
+            steady.push(t);
+        }
+    }
+    state.tests = steady;
     if !declared_triggers.is_empty() {
         // Like `defects4j test`: only the declared trigger tests may fail on the unpatched program.
         let (keep, drop): (Vec<TestRecord>, Vec<TestRecord>) = std::mem::take(&mut state.tests)
