@@ -44,6 +44,23 @@ pub fn worker_config(
     })
 }
 
+/// One run of a test on the unpatched program: its result and milliseconds.
+fn run_unpatched(
+    worker: &mut Worker,
+    classpath: &[String],
+    id: &TestId,
+    timeout: Duration,
+) -> Result<(TestResult, f64), crate::pool::PoolError> {
+    let req = Request::RunTest {
+        classpath: classpath.to_vec(),
+        test: id.clone(),
+        patch: -1,
+    };
+    let resp = worker.call(&req, Some(timeout))?;
+    let result = TestResult::parse_agent_line(resp.lines.first().map(String::as_str).unwrap_or(""));
+    Ok((result, resp.micros as f64 / 1000.0))
+}
+
 /// Runs `init` and returns what was saved.
 pub fn init(
     wd: &WorkDir,
@@ -154,17 +171,8 @@ pub fn init(
     );
     for id in ids {
         bar.inc(1);
-        let req = Request::RunTest {
-            classpath: classpath.clone(),
-            test: id.clone(),
-            patch: -1,
-        };
-        match worker.call(&req, Some(baseline_timeout)) {
-            Ok(resp) => {
-                let result = TestResult::parse_agent_line(
-                    resp.lines.first().map(String::as_str).unwrap_or(""),
-                );
-                let millis = resp.micros as f64 / 1000.0;
+        match run_unpatched(&mut worker, &classpath, &id, baseline_timeout) {
+            Ok((result, millis)) => {
                 if let TestResult::Error(why) = &result {
                     state.excluded.push((id.to_string(), why.clone()));
                     continue;
@@ -191,15 +199,8 @@ pub fn init(
             steady.push(t);
             continue;
         }
-        let req = Request::RunTest {
-            classpath: classpath.clone(),
-            test: t.id.clone(),
-            patch: -1,
-        };
-        let again = worker.call(&req, Some(baseline_timeout)).map(|r| {
-            TestResult::parse_agent_line(r.lines.first().map(String::as_str).unwrap_or(""))
-        });
-        if matches!(again, Ok(TestResult::Pass)) {
+        let again = run_unpatched(&mut worker, &classpath, &t.id, baseline_timeout);
+        if matches!(again, Ok((TestResult::Pass, _))) {
             tracing::warn!("{}: flaky (failed, then passed): left out", t.id);
             state.excluded.push((
                 t.id.to_string(),
