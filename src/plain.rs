@@ -57,8 +57,11 @@ pub fn plain(ctx: &RunContext, worker_id: usize, path: &Path, set: &PatchSet) ->
             }
             let t = Instant::now();
             extra.jvm_starts += 1;
-            let (o, rounds) = run_tests(ctx, worker_id, &classes);
+            let (o, rounds, flaky) = run_tests(ctx, worker_id, &classes);
             extra.rounds += rounds;
+            extra
+                .flaky
+                .extend(flaky.into_iter().map(|f| format!("{f} (patch {i})")));
             extra.run_ms += t.elapsed().as_secs_f64() * 1000.0;
             o
         })();
@@ -76,8 +79,10 @@ pub fn plain(ctx: &RunContext, worker_id: usize, path: &Path, set: &PatchSet) ->
     r
 }
 
-/// Runs the ordered tests in a fresh JVM (`patchval.agent.PlainMain`), one timeout per test.
-fn run_tests(ctx: &RunContext, worker_id: usize, patched: &Path) -> (Outcome, u64) {
+/// Runs the ordered tests in a fresh JVM (`patchval.agent.PlainMain`), one timeout per test; a
+/// failure of a test that passed on the unpatched program is confirmed by one more run (marked `+`),
+/// as in the schemata. Returns the outcome, the test runs, and the flaky failures.
+fn run_tests(ctx: &RunContext, worker_id: usize, patched: &Path) -> (Outcome, u64, Vec<String>) {
     let state = ctx.state;
     // The JVM holds the agent and JUnit; each test gets a fresh loader over the rest.
     let jvm_cp =
@@ -90,7 +95,10 @@ fn run_tests(ctx: &RunContext, worker_id: usize, patched: &Path) -> (Outcome, u6
         .arg(&jvm_cp)
         .arg("patchval.agent.PlainMain")
         .arg(&test_cp)
-        .args(ctx.tests.iter().map(|t| t.id.to_string()))
+        .args(ctx.tests.iter().map(|t| {
+            let confirm = if t.passed { "+" } else { "" };
+            format!("{confirm}{}", t.id)
+        }))
         .current_dir(ctx.wd.worker_project(worker_id))
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -102,6 +110,7 @@ fn run_tests(ctx: &RunContext, worker_id: usize, patched: &Path) -> (Outcome, u6
                 Outcome::new(Verdict::Error, Phase::Plain)
                     .with_detail(format!("copying the project: {e}")),
                 0,
+                vec![],
             );
         }
     }
@@ -112,6 +121,7 @@ fn run_tests(ctx: &RunContext, worker_id: usize, patched: &Path) -> (Outcome, u6
                 Outcome::new(Verdict::Error, Phase::Plain)
                     .with_detail(format!("cannot start java: {e}")),
                 0,
+                vec![],
             )
         }
     };
@@ -132,6 +142,7 @@ fn run_tests(ctx: &RunContext, worker_id: usize, patched: &Path) -> (Outcome, u6
         let _ = child.wait();
     };
     let mut rounds = 0;
+    let mut flaky = Vec::new();
     let mut current: Option<usize> = None;
     // Start-up gets its own allowance; each test then gets its timeout from START.
     let mut deadline = Instant::now() + Duration::from_secs(60);
@@ -148,6 +159,11 @@ fn run_tests(ctx: &RunContext, worker_id: usize, patched: &Path) -> (Outcome, u6
                         let ms = idx.map(|k| ctx.tests[k].timeout_ms).unwrap_or(5000);
                         deadline = Instant::now() + Duration::from_millis(ms);
                     }
+                    (Some("FLAKY"), Some(id), Some(first)) => {
+                        let first = TestResult::parse_agent_line(first).describe();
+                        tracing::warn!("{id}: flaky: failed ({first}), passed when run again");
+                        flaky.push(format!("{id}: failed ({first}), passed when run again"));
+                    }
                     (Some("RESULT"), Some(id), Some(result)) => {
                         let r = TestResult::parse_agent_line(result);
                         if !r.passed() {
@@ -162,6 +178,7 @@ fn run_tests(ctx: &RunContext, worker_id: usize, patched: &Path) -> (Outcome, u6
                                     .with_test(id)
                                     .with_detail(r.describe()),
                                 rounds,
+                                flaky,
                             );
                         }
                         current = None;
@@ -169,7 +186,11 @@ fn run_tests(ctx: &RunContext, worker_id: usize, patched: &Path) -> (Outcome, u6
                     }
                     (Some("DONE"), _, _) => {
                         let _ = child.wait();
-                        return (Outcome::new(Verdict::Plausible, Phase::Plain), rounds);
+                        return (
+                            Outcome::new(Verdict::Plausible, Phase::Plain),
+                            rounds,
+                            flaky,
+                        );
                     }
                     _ => {}
                 }
@@ -184,6 +205,7 @@ fn run_tests(ctx: &RunContext, worker_id: usize, patched: &Path) -> (Outcome, u6
                         .with_test(test)
                         .with_detail("timed out"),
                     rounds,
+                    flaky,
                 );
             }
             Err(RecvTimeoutError::Disconnected) => {
@@ -196,6 +218,7 @@ fn run_tests(ctx: &RunContext, worker_id: usize, patched: &Path) -> (Outcome, u6
                         .with_test(test)
                         .with_detail(format!("the JVM exited during the test ({status})")),
                     rounds,
+                    flaky,
                 );
             }
         }

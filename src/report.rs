@@ -40,6 +40,10 @@ pub struct Extra {
     /// Tests whose tree was abandoned for sequential rounds, with the reason.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub tree_fallbacks: Vec<String>,
+    /// Failures of tests that passed on the unpatched program but passed again when run once more
+    /// for the same patch: flaky, not held against the patch.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub flaky: Vec<String>,
     pub patches: usize,
     pub woven: usize,
     pub fallback: usize,

@@ -156,6 +156,7 @@ impl SetValidation {
         self.extra
             .tree_fallbacks
             .extend(t.fallbacks.iter().cloned());
+        self.extra.flaky.extend(t.flaky.iter().cloned());
     }
 
     /// Compiles the schemata and runs the tests of every woven patch.

@@ -24,6 +24,7 @@ CALC_MU = "src/main/java/org/example/calc/MathUtil.java"
 CALC_ACC = "src/main/java/org/example/calc/Accumulator.java"
 TEXT_TU = "src/main/java/org/example/text/TextUtil.java"
 TEXT_TOK = "src/main/java/org/example/text/Tokenizer.java"
+FLAKY_CLAMP = "src/main/java/org/example/flaky/Clamp.java"
 
 SPEC = {
     "calc": ("calc-1", [
@@ -223,6 +224,21 @@ SPEC = {
             ("", "F"),
             ("throw new Exception(\"eof\");", "C"),      # unreported checked exception
             ("return pos;", "C"),                        # int -> String
+        ]),
+    ]),
+    "flaky": ("flaky-1", [
+        # The seeded bug: the branch for x > hi returns x. EverySecondRunTest fails on every second
+        # run in a directory: the plausible patches must stay plausible in both techniques.
+        ("clamp_high", FLAKY_CLAMP, "public static int clamp(", "return x;", 0, [
+            ("return hi;", "s"),
+            ("return Math.min(x, hi);", "s"),
+            ("return x > 100 ? x : hi;", "s"),           # overfits: clamp(1000, 0, 10) is 1000
+            ("return hi == lo ? x : hi;", "F"),          # fixes the trigger, fails clampsToASingleValue
+            ("return x;", "F"),
+            ("return lo;", "F"),
+            ("return hi - 1;", "F"),
+            ("return \"hi\";", "C"),
+            ("return high;", "C"),
         ]),
     ]),
 }

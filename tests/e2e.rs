@@ -31,6 +31,29 @@ fn textutil_fixture_matches_plain_and_expectations() {
     );
 }
 
+/// `EverySecondRunTest` passes in the baseline and fails on every second run in a directory: each
+/// failure is confirmed by running the test once more, which passes, so the plausible patches stay
+/// plausible in both techniques and the flaky failures are recorded. A failure that repeats
+/// (`clampsToASingleValue` for patch 3) still counts.
+#[test]
+fn flaky_failures_are_confirmed_and_do_not_count() {
+    let (fast, plain) = check_fixture_runs("flaky", "--project");
+    for (technique, lines) in [("schemata", &fast), ("plain", &plain)] {
+        let flaky: Vec<&str> = lines
+            .iter()
+            .flat_map(|l| l.extra["flaky"].as_array().into_iter().flatten())
+            .filter_map(|f| f.as_str())
+            .collect();
+        assert!(!flaky.is_empty(), "{technique}: no flaky failure recorded");
+        assert!(
+            flaky.iter().all(|f| f.starts_with(
+                "org.example.flaky.EverySecondRunTest#failsOnEverySecondRun: failed ("
+            ) && f.contains("passed when run again")),
+            "{technique}: {flaky:?}"
+        );
+    }
+}
+
 #[test]
 fn results_are_appended_and_details_written() {
     let (_tmp, project) = fixture("calc");

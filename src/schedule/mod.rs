@@ -1,5 +1,6 @@
 //! Test execution: trigger tests first, then the rest in baseline order; tests outer,
-//! patches inner, a patch stops at its first failing test; tree-eligible patches share rounds.
+//! patches inner, a patch stops at its first failing test (confirmed by a rerun when the test
+//! passed on the unpatched program); tree-eligible patches share rounds.
 
 pub mod session;
 pub mod tree;
@@ -33,6 +34,8 @@ pub struct Telemetry {
     pub trees: Vec<(String, u64, usize)>,
     /// Why a test's tree was abandoned for sequential rounds.
     pub fallbacks: Vec<String>,
+    /// Failures that did not repeat when the test ran once more for the same patch.
+    pub flaky: Vec<String>,
 }
 
 /// How one test ended for one patch; `None` means it passed.
@@ -75,8 +78,65 @@ fn run_one(worker: &mut Worker, classpath: &[String], test: &TestRecord, patch: 
     }
 }
 
-/// Runs one test over the tree of `patches`; returns the decided results and the undecided patches,
-/// and whether the tree ended on a round timeout it could attribute (the undecided patches may
+/// What selects `p` at the location: its number, or -1 for an overlay without a stub (a patch
+/// validated on its own, `Phase::Fallback`).
+fn selector(phase: Phase, p: usize) -> i32 {
+    if phase == Phase::Fallback {
+        -1
+    } else {
+        p as i32
+    }
+}
+
+/// One execution of a test and the patches it decided (a tree round decides a whole class).
+type Decided = (Vec<usize>, TestResult);
+
+/// A test that passed on the unpatched program and fails in an execution runs once more, for the
+/// first patch that execution decided, as in the plain technique: when it passes then, the test is
+/// flaky (an unseeded random sample, a wall-clock bound) and the failure counts against none of
+/// those patches. Once a failure has repeated, an identical failure in another execution is taken
+/// as real without a rerun. A JVM crash and a timeout are not rerun.
+fn confirm_failures(
+    worker: &mut Worker,
+    classpath: &[String],
+    test: &TestRecord,
+    phase: Phase,
+    results: Vec<Decided>,
+    telemetry: &mut Telemetry,
+) -> Vec<Decided> {
+    if !test.passed {
+        return results;
+    }
+    let mut repeated: Vec<TestResult> = Vec::new();
+    let mut confirmed = Vec::with_capacity(results.len());
+    for (patches, result) in results {
+        let rerun = matches!(&result, TestResult::Fail { exception, .. } if exception != "JVM exit")
+            && !repeated.contains(&result);
+        let Some(&first) = patches.first().filter(|_| rerun) else {
+            confirmed.push((patches, result));
+            continue;
+        };
+        telemetry.rounds += 1;
+        let again = run_one(worker, classpath, test, selector(phase, first));
+        if again.passed() {
+            let note = format!(
+                "{}: failed ({}), passed when run again (patches {patches:?})",
+                test.id,
+                result.describe()
+            );
+            tracing::warn!("flaky: {note}");
+            telemetry.flaky.push(note);
+            confirmed.push((patches, again));
+        } else {
+            repeated.push(result.clone());
+            confirmed.push((patches, result));
+        }
+    }
+    confirmed
+}
+
+/// Runs one test over the tree of `patches`; returns the rounds' results with the patches each
+/// decided, the undecided patches, and whether the tree ended on a round timeout it could attribute (the undecided patches may
 /// then take another tree).
 fn run_tree(
     worker: &mut Worker,
@@ -84,7 +144,7 @@ fn run_tree(
     test: &TestRecord,
     patches: &[usize],
     telemetry: &mut Telemetry,
-) -> (Vec<(usize, TestResult)>, Vec<usize>, bool) {
+) -> (Vec<Decided>, Vec<usize>, bool) {
     let req = Request::RunTree {
         classpath: classpath.to_vec(),
         test: test.id.clone(),
@@ -97,7 +157,7 @@ fn run_tree(
             .filter_map(|s| s.parse().ok())
             .collect()
     };
-    let mut decided: Vec<(usize, TestResult)> = Vec::new();
+    let mut decided: Vec<Decided> = Vec::new();
     let mut rounds = 0u64;
     // The class the current round follows (PATH), empty before its first decision.
     let mut following: Vec<usize> = Vec::new();
@@ -109,9 +169,7 @@ fn run_tree(
         rounds += 1;
         following.clear();
         let result = TestResult::parse_agent_line(r.lines.get(1).map(String::as_str).unwrap_or(""));
-        for p in ids(r.lines.get(2)) {
-            decided.push((p, result.clone()));
-        }
+        decided.push((ids(r.lines.get(2)), result));
         true
     });
     telemetry.rounds += rounds;
@@ -138,7 +196,7 @@ fn run_tree(
                 test.id,
                 t.as_millis()
             ));
-            decided.extend(following.iter().map(|&p| (p, TestResult::Timeout)));
+            decided.push((following.clone(), TestResult::Timeout));
             attributed = true;
         }
         Err(e) => telemetry.fallbacks.push(format!("{}: {e}", test.id)),
@@ -146,7 +204,7 @@ fn run_tree(
     let undecided = patches
         .iter()
         .copied()
-        .filter(|p| !decided.iter().any(|(d, _)| d == p))
+        .filter(|p| !decided.iter().any(|(d, _)| d.contains(p)))
         .collect();
     (decided, undecided, attributed)
 }
@@ -188,17 +246,18 @@ pub fn execute(
         sequential.sort();
         for p in sequential {
             telemetry.rounds += 1;
-            let patch = if phase == Phase::Fallback {
-                -1
-            } else {
-                p as i32
-            };
-            results.push((p, run_one(worker, classpath, test, patch)));
+            results.push((
+                vec![p],
+                run_one(worker, classpath, test, selector(phase, p)),
+            ));
         }
-        for (p, result) in results {
+        let results = confirm_failures(worker, classpath, test, phase, results, &mut telemetry);
+        for (decided, result) in results {
             if let Some(outcome) = failure(&result, test, phase) {
-                outcomes.insert(p, outcome);
-                alive.retain(|a| *a != p);
+                for p in decided {
+                    outcomes.insert(p, outcome.clone());
+                    alive.retain(|a| *a != p);
+                }
             }
         }
     }

@@ -136,6 +136,11 @@ pub fn check_fixture(name: &str) -> Vec<ResultLine> {
 
 /// `check_fixture` for a fixture read as `kind` (`--project`, `--maven`).
 pub fn check_fixture_as(name: &str, kind: &str) -> Vec<ResultLine> {
+    check_fixture_runs(name, kind).0
+}
+
+/// `check_fixture_as`, returning the schemata's and the plain technique's result lines.
+pub fn check_fixture_runs(name: &str, kind: &str) -> (Vec<ResultLine>, Vec<ResultLine>) {
     let (_tmp, project) = fixture(name);
     let work = project.parent().unwrap().join("work");
     init_as(kind, &project, &work);
@@ -218,7 +223,7 @@ pub fn check_fixture_as(name: &str, kind: &str) -> Vec<ResultLine> {
         tree * 10 >= woven * 9,
         "{name}: only {tree} of {woven} woven patches took the tree path"
     );
-    fast
+    (fast, plain)
 }
 
 /// (tree rounds that timed out, patches given `T` by attributing such a round to its class), from

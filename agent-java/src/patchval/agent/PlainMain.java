@@ -11,7 +11,9 @@ public final class PlainMain {
 
     /**
      * Arguments: the test class path (entries separated by the path separator), then test ids
-     * {@code Class#method}. Prints START/RESULT lines, then DONE if all passed.
+     * {@code Class#method}, each prefixed with {@code +} when it passed on the unpatched program.
+     * Prints START/RESULT lines, then DONE if all passed. A {@code +} test that fails is run once
+     * more: when it passes then, it is flaky ({@code FLAKY id first-result}) and does not count.
      */
     public static void main(String[] argv) {
         PrintStream protocol = System.out;
@@ -21,13 +23,24 @@ public final class PlainMain {
         String[] classpath = argv[0].split(java.io.File.pathSeparator);
         String[] args = java.util.Arrays.copyOfRange(argv, 1, argv.length);
         warmUpJupiter(classpath, args);
-        for (String id : args) {
+        for (String arg : args) {
+            boolean confirm = arg.startsWith("+");
+            String id = confirm ? arg.substring(1) : arg;
             int hash = id.indexOf('#');
             String cls = id.substring(0, hash);
             String method = id.substring(hash + 1);
             protocol.println("START\t" + id);
             protocol.flush();
             String result = TestRunner.runTest(classpath, cls, method);
+            if (confirm && result.startsWith("FAIL")) {
+                protocol.println("START\t" + id);
+                protocol.flush();
+                String again = TestRunner.runTest(classpath, cls, method);
+                if (again.equals("PASS") || again.equals("SKIP")) {
+                    protocol.println("FLAKY\t" + id + "\t" + result);
+                    result = again;
+                }
+            }
             protocol.println("RESULT\t" + id + "\t" + result);
             protocol.flush();
             if (!result.equals("PASS") && !result.equals("SKIP")) {
@@ -47,10 +60,11 @@ public final class PlainMain {
     private static void warmUpJupiter(String[] classpath, String[] args) {
         try (java.net.URLClassLoader loader = Util.newLoader(classpath)) {
             if (args.length == 0 || !JupiterScan.available()) return;
-            int hash = args[0].indexOf('#');
+            String id = args[0].startsWith("+") ? args[0].substring(1) : args[0];
+            int hash = id.indexOf('#');
             if (hash < 0) return;
-            Class<?> first = Class.forName(args[0].substring(0, hash), false, loader);
-            if (args[0].indexOf('(', hash) >= 0 || JupiterScan.hasTests(first)) JupiterRunner.warmUp();
+            Class<?> first = Class.forName(id.substring(0, hash), false, loader);
+            if (id.indexOf('(', hash) >= 0 || JupiterScan.hasTests(first)) JupiterRunner.warmUp();
         } catch (Throwable ignored) {
             // the test itself will report whatever is wrong
         }
