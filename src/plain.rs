@@ -104,16 +104,6 @@ fn run_tests(ctx: &RunContext, worker_id: usize, patched: &Path) -> (Outcome, u6
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .process_group(0);
-    if !ctx.wd.worker_project(worker_id).is_dir() {
-        if let Err(e) = ctx.wd.copy_project(worker_id, &state.project.root) {
-            return (
-                Outcome::new(Verdict::Error, Phase::Plain)
-                    .with_detail(format!("copying the project: {e}")),
-                0,
-                vec![],
-            );
-        }
-    }
     let mut child = match cmd.spawn() {
         Ok(c) => c,
         Err(e) => {

@@ -68,6 +68,9 @@ pub fn run(
             let (ctx, queue) = (&ctx, &queue);
             s.spawn(move || {
                 let mut worker: Option<Result<Worker, String>> = None;
+                // The plain technique's tests run in the same fresh copy of the project as the
+                // schemata's worker, made once per worker and run.
+                let mut copy: Option<Result<(), String>> = None;
                 loop {
                     let Some(path) = queue.lock().expect("queue lock").pop_front() else {
                         break;
@@ -75,7 +78,22 @@ pub fn run(
                     let result = match validate::load_set(ctx, &path) {
                         Err(why) => validate::unusable(&path, patchset::patch_count(&path), why),
                         Ok(set) => match technique {
-                            Technique::Plain => crate::plain::plain(ctx, id, &path, &set),
+                            Technique::Plain => {
+                                let copied = copy.get_or_insert_with(|| {
+                                    let root = &ctx.state.project.root;
+                                    ctx.wd.copy_project(id, root).map(|_| ()).map_err(|e| {
+                                        format!("{}: {e}", ctx.wd.worker_project(id).display())
+                                    })
+                                });
+                                match copied {
+                                    Ok(()) => crate::plain::plain(ctx, id, &path, &set),
+                                    Err(e) => validate::unusable(
+                                        &path,
+                                        set.patches.len(),
+                                        format!("cannot copy the project: {e}"),
+                                    ),
+                                }
+                            }
                             Technique::Schemata => {
                                 let w = worker.get_or_insert_with(|| {
                                     worker_config(ctx.wd, &ctx.state.project, &ctx.state.tools, id)
