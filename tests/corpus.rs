@@ -168,6 +168,10 @@ fn check_project(dir: &Path, name: &str) -> String {
             r.extra["rounds"],
             r.extra["javac_invocations"]
         );
+        // Failures of baseline-passing tests that did not repeat when run again (random samples).
+        for f in r.extra["flaky"].as_array().into_iter().flatten() {
+            println!("  flaky: {}", f.as_str().unwrap_or(""));
+        }
         // Which test decided each verdict (details.jsonl is appended to: this run's lines are last).
         let details = std::fs::read_to_string(work.join("details.jsonl")).unwrap_or_default();
         let lines: Vec<&str> = details.lines().collect();
