@@ -6,6 +6,7 @@
 use crate::model::{Outcome, PatchSet, Phase, TestResult, Verdict};
 use crate::project::{default_jvm_options, javac, join_path};
 use crate::report::{Extra, SetResult};
+use crate::schedule::flaky_note;
 use crate::validate::RunContext;
 use std::io::{BufRead, BufReader};
 use std::os::unix::process::CommandExt;
@@ -150,9 +151,7 @@ fn run_tests(ctx: &RunContext, worker_id: usize, patched: &Path) -> (Outcome, u6
                         deadline = Instant::now() + Duration::from_millis(ms);
                     }
                     (Some("FLAKY"), Some(id), Some(first)) => {
-                        let first = TestResult::parse_agent_line(first).describe();
-                        tracing::warn!("{id}: flaky: failed ({first}), passed when run again");
-                        flaky.push(format!("{id}: failed ({first}), passed when run again"));
+                        flaky.push(flaky_note(id, &TestResult::parse_agent_line(first)));
                     }
                     (Some("RESULT"), Some(id), Some(result)) => {
                         let r = TestResult::parse_agent_line(result);

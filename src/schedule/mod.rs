@@ -88,6 +88,17 @@ fn selector(phase: Phase, p: usize) -> i32 {
     }
 }
 
+/// Logs and describes a failure of `test` that did not repeat when the test ran once more (both
+/// techniques record these in `extra.flaky`).
+pub fn flaky_note(test: &str, first: &TestResult) -> String {
+    let note = format!(
+        "{test}: failed ({}), passed when run again",
+        first.describe()
+    );
+    tracing::warn!("flaky: {note}");
+    note
+}
+
 /// One execution of a test and the patches it decided (a tree round decides a whole class).
 type Decided = (Vec<usize>, TestResult);
 
@@ -119,13 +130,10 @@ fn confirm_failures(
         telemetry.rounds += 1;
         let again = run_one(worker, classpath, test, selector(phase, first));
         if again.passed() {
-            let note = format!(
-                "{}: failed ({}), passed when run again (patches {patches:?})",
-                test.id,
-                result.describe()
-            );
-            tracing::warn!("flaky: {note}");
-            telemetry.flaky.push(note);
+            let note = flaky_note(&test.id.to_string(), &result);
+            telemetry
+                .flaky
+                .push(format!("{note} (patches {patches:?})"));
             confirmed.push((patches, again));
         } else {
             repeated.push(result.clone());
