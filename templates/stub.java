@@ -6,6 +6,8 @@ java.util.Arrays.fill(__pv_o, __pv_o);
 {{tree_replay}}switch (patchval.agent.Rt.choose({{site}})) {
 {{cases}}default: throw new IllegalStateException("patchval: no patch selected at site {{site}}");
 }
+} catch (Throwable __pv_x) {
+throw patchval.agent.Rt.rethrow(patchval.agent.Rt.framed(__pv_x, "{{method}}"));
 } finally {
 {{write_back_assigned}}}
 {{write_back_unassigned}}{{control}}{{terminal}}}

@@ -572,6 +572,44 @@ fn woven_programs_behave_like_plain_ones() {
 
 fn cases() -> Vec<Case> {
     let mut v = vec![
+        // What code inspecting a stack trace sees: the patched method where the exception left the
+        // statement, the caller below it, no generated frame (`Rt.framed`).
+        case(
+            "stack_frames",
+            r#"
+    static int quot;
+    static int helper(int a, int b) {
+        if (b == 3) throw new IllegalStateException("three");
+        return a - b;
+    }
+    static int div(int a, int b) {
+        quot = a / b;
+        return quot;
+    }
+    static String where(Call c) {
+        try {
+            return "none " + c.call();
+        } catch (Throwable e) {
+            StackTraceElement[] st = e.getStackTrace();
+            Throwable cause = e.getCause();
+            return e.getClass().getSimpleName() + " at " + st[0].getMethodName() + " < "
+                + st[1].getMethodName() + " < " + st[2].getMethodName()
+                + (cause == null ? "" : " cause at " + cause.getStackTrace()[0].getMethodName());
+        }
+    }"#,
+            r#"
+        show("a", () -> where(() -> div(6, 0)));
+        show("b", () -> where(() -> div(6, 3)));
+        show("c", () -> where(() -> div(7, 2)));"#,
+            "quot = a / b;",
+            &[
+                "quot = a / (b - 3);",
+                "quot = helper(a, b);",
+                "if (b == 0) throw new IllegalStateException(\"zero\"); else quot = a / b;",
+                "if (b != 2) throw new RuntimeException(new IllegalArgumentException(\"w\"));",
+                "quot = a % b;",
+            ],
+        ),
         case(
             "if_body_without_braces",
             r#"

@@ -284,6 +284,14 @@ pub fn stub(
             ("write_back_unassigned", &back_unassigned),
             ("control", &control),
             ("terminal", terminal),
+            (
+                "method",
+                if site.is_constructor {
+                    "<init>"
+                } else {
+                    &site.name
+                },
+            ),
         ],
     );
     // The array is its own "not written" marker.

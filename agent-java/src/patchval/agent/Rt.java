@@ -236,6 +236,67 @@ public final class Rt {
         }
     }
 
+    /** Exception classes whose stack trace is read and written by Throwable's own code. */
+    private static final ClassValue<Boolean> PLAIN_FRAMES = new ClassValue<Boolean>() {
+        @Override
+        protected Boolean computeValue(Class<?> c) {
+            try {
+                return c.getMethod("getStackTrace").getDeclaringClass() == Throwable.class
+                        && c.getMethod("setStackTrace", StackTraceElement[].class).getDeclaringClass() == Throwable.class
+                        && c.getMethod("getCause").getDeclaringClass() == Throwable.class;
+            } catch (Throwable t) {
+                return Boolean.FALSE;
+            }
+        }
+    };
+
+    /**
+     * An exception leaving a patch's isolation unit, with the frames plain validation would show:
+     * the unit's frame ({@code __pv_p<i>}) and the frame of the enclosing method that called it
+     * (the stub) become one frame of the enclosing method, as where the statement sits in the
+     * plainly patched file (line numbers stay the woven file's; failure details map them back).
+     * The same for its causes and suppressed exceptions. Returns {@code t}.
+     */
+    public static Throwable framed(Throwable t, String method) {
+        try {
+            frame(t, method, new IdentityHashMap<>());
+        } catch (Throwable ignored) {
+            // Frames are cosmetic to the verdict machinery; never replace the exception itself.
+        }
+        return t;
+    }
+
+    /** {@code __pv_p<digits>}: a generated isolation unit. */
+    private static boolean isUnit(String m) {
+        if (!m.startsWith("__pv_p") || m.length() == 6) return false;
+        for (int i = 6; i < m.length(); i++) {
+            if (!Character.isDigit(m.charAt(i))) return false;
+        }
+        return true;
+    }
+
+    private static void frame(Throwable t, String method, IdentityHashMap<Object, Boolean> done) {
+        if (t == null || done.put(t, Boolean.TRUE) != null || !PLAIN_FRAMES.get(t.getClass())) return;
+        StackTraceElement[] st = t.getStackTrace();
+        for (int i = 0; i + 1 < st.length; i++) {
+            String m = st[i].getMethodName();
+            if (!isUnit(m)) continue;
+            StackTraceElement caller = st[i + 1];
+            if (!caller.getMethodName().equals(method) || !caller.getClassName().equals(st[i].getClassName())) continue;
+            StackTraceElement[] out = new StackTraceElement[st.length - 1];
+            System.arraycopy(st, 0, out, 0, i);
+            StackTraceElement u = st[i];
+            // Java 8's constructor (Rt.java is also compiled at that level): project classes come
+            // from an unnamed loader in the unnamed module, so no loader or module is lost.
+            out[i] = new StackTraceElement(u.getClassName(), method, u.getFileName(), u.getLineNumber());
+            System.arraycopy(st, i + 2, out, i + 1, st.length - i - 2);
+            t.setStackTrace(out);
+            break;
+        }
+        frame(t.getCause(), method, done);
+        for (Throwable s : t.getSuppressed()) frame(s, method, done);
+    }
+
     /** Rethrows a captured exception, checked or not (checked exceptions are a compile-time notion). */
     public static RuntimeException rethrow(Throwable t) {
         Rt.<RuntimeException>sneaky(t);
