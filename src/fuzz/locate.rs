@@ -102,7 +102,6 @@ pub fn scan(project: &Project) -> Vec<SourceFile> {
         .iter()
         .map(|p| stem(p))
         .collect();
-    let mut p = parser();
     let mut out = Vec::new();
     for path in java_files(&project.source_dirs, &project.root) {
         let Ok(text) = std::fs::read_to_string(&path) else {
@@ -111,26 +110,29 @@ pub fn scan(project: &Project) -> Vec<SourceFile> {
         let Ok(rel) = path.strip_prefix(&project.root) else {
             continue;
         };
-        let Some(tree) = p.parse(&text, None) else {
-            continue;
-        };
-        if tree.root_node().has_error() {
-            continue;
-        }
         let s = stem(&path);
         let tested = tests.iter().any(|t| {
             t == &format!("Test{s}") || t.strip_prefix(&s).is_some_and(|rest| rest.contains("Test"))
         });
-        let package = package_of(&text, tree.root_node());
-        out.push(SourceFile {
-            rel: rel.to_string_lossy().into_owned(),
-            text,
-            tree,
-            tested,
-            package,
-        });
+        out.extend(parse_source(&rel.to_string_lossy(), text, tested));
     }
     out
+}
+
+/// One source file parsed (`None` when it does not parse cleanly).
+pub fn parse_source(rel: &str, text: String, tested: bool) -> Option<SourceFile> {
+    let tree = parser().parse(&text, None)?;
+    if tree.root_node().has_error() {
+        return None;
+    }
+    let package = package_of(&text, tree.root_node());
+    Some(SourceFile {
+        rel: rel.to_string(),
+        text,
+        tree,
+        tested,
+        package,
+    })
 }
 
 fn package_of(src: &str, root: Node) -> String {

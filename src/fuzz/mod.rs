@@ -10,6 +10,8 @@ pub mod locate;
 pub mod mutate;
 pub mod reduce;
 pub mod rng;
+#[cfg(test)]
+mod tests;
 
 use crate::exit;
 use crate::model::PatchSet;
