@@ -199,6 +199,23 @@ fn enclosing(n: Node) -> Option<Enclosing> {
     None
 }
 
+/// Where a statement stands on its own (not a `for` header's declaration); a declaration only
+/// directly in a block.
+fn in_statement_position(n: Node) -> bool {
+    let Some(p) = n.parent() else { return false };
+    match p.kind() {
+        "block" | "constructor_body" | "switch_block_statement_group" => true,
+        "labeled_statement" | "if_statement" | "while_statement" | "do_statement" => {
+            n.kind() != "local_variable_declaration"
+        }
+        "for_statement" | "enhanced_for_statement" => {
+            n.kind() != "local_variable_declaration"
+                && p.child_by_field_name("body").map(|b| b.id()) == Some(n.id())
+        }
+        _ => false,
+    }
+}
+
 /// Every patchable statement of every file, weighted.
 pub fn candidates(files: &[SourceFile]) -> Vec<Candidate> {
     let any_untested = files.iter().any(|f| !f.tested);
@@ -213,6 +230,9 @@ pub fn candidates(files: &[SourceFile]) -> Vec<Candidate> {
                 continue;
             };
             if n.byte_range().len() > MAX_STATEMENT_BYTES {
+                continue;
+            }
+            if !in_statement_position(n) {
                 continue;
             }
             let Some(enc) = enclosing(n) else { continue };

@@ -358,6 +358,11 @@ fn constants(s: &Spot, out: &mut Vec<Mutant>) {
             "character_literal" => push(s.replace(r.clone(), "'x'")),
             _ => {}
         }
+        // A numeric variable read, off by one.
+        if s.var_ref(n).is_some_and(is_numeric) && s.is_read(n) {
+            push(s.replace(r.clone(), &format!("({t} + 1)")));
+            push(s.replace(r.clone(), &format!("({t} - 1)")));
+        }
     }
 }
 
