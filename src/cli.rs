@@ -91,6 +91,8 @@ enum Command {
         #[arg(required = true)]
         patchsets: Vec<String>,
     },
+    /// Differential fuzzing: random patch sets validated by the default, --no-dedup and plain.
+    Fuzz(crate::fuzz::FuzzArgs),
     /// Internal: a worker process embedding one JVM.
     #[command(hide = true)]
     Worker {
@@ -140,6 +142,10 @@ pub fn main() -> i32 {
                     exit::ENVIRONMENT
                 }
             }
+        }
+        Command::Fuzz(args) => {
+            init_logging("info");
+            crate::fuzz::command(&args)
         }
         Command::Init {
             project,

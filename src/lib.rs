@@ -5,6 +5,7 @@ pub mod agent;
 pub mod cli;
 pub mod compile;
 pub mod exit;
+pub mod fuzz;
 pub mod jvm;
 pub mod model;
 pub mod patchset;

@@ -39,6 +39,19 @@ pub fn run(
     technique: Technique,
     dedup: bool,
 ) -> anyhow::Result<Summary> {
+    run_with(wd, args, jobs, technique, dedup, true)
+}
+
+/// `run`, printing each set's human line on stdout only when `echo` (the fuzzer keeps stdout
+/// for its own report).
+pub fn run_with(
+    wd: &WorkDir,
+    args: &[String],
+    jobs: usize,
+    technique: Technique,
+    dedup: bool,
+    echo: bool,
+) -> anyhow::Result<Summary> {
     let state = wd.load()?;
     let paths = patchset::expand(args)?;
     let tests = ordered_tests(&state);
@@ -119,7 +132,9 @@ pub fn run(
         }
         drop(tx);
         for r in rx {
-            bar.suspend(|| println!("{}", human_line(&r)));
+            if echo {
+                bar.suspend(|| println!("{}", human_line(&r)));
+            }
             bar.inc(1);
             if let Err(e) = reporter.write(&r) {
                 write_error.get_or_insert(e);

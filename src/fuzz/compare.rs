@@ -1,0 +1,199 @@
+//! The three techniques run in-process on the generated sets (`run::run_with`), and the
+//! patch-by-patch comparison of their verdicts: every patch whose default or `--no-dedup` verdict
+//! differs from plain's is a disagreement.
+
+use crate::cli::Technique;
+use crate::model::{Outcome, Phase, Verdict};
+use crate::report::SetResult;
+use crate::workdir::WorkDir;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// A way of validating that the fuzzer compares.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tech {
+    /// Schemata with deduplication (the product's default).
+    Default,
+    /// Schemata, every woven patch in its own rounds.
+    NoDedup,
+    /// The reference.
+    Plain,
+}
+
+/// The order of verdict columns everywhere in the fuzzer's output.
+pub const TECHS: [Tech; 3] = [Tech::Default, Tech::NoDedup, Tech::Plain];
+
+impl Tech {
+    pub fn name(self) -> &'static str {
+        match self {
+            Tech::Default => "default",
+            Tech::NoDedup => "no-dedup",
+            Tech::Plain => "plain",
+        }
+    }
+
+    /// Validates the sets at `paths` with this technique; results by set path.
+    pub fn run(
+        self,
+        wd: &WorkDir,
+        paths: &[PathBuf],
+        jobs: usize,
+    ) -> anyhow::Result<BTreeMap<String, SetResult>> {
+        let (technique, dedup) = match self {
+            Tech::Default => (Technique::Schemata, true),
+            Tech::NoDedup => (Technique::Schemata, false),
+            Tech::Plain => (Technique::Plain, false),
+        };
+        let args: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+        let summary = crate::run::run_with(wd, &args, jobs, technique, dedup, false)?;
+        Ok(summary
+            .results
+            .into_iter()
+            .map(|r| (r.patches_path.clone(), r))
+            .collect())
+    }
+}
+
+/// One technique's results on all generated sets.
+pub struct TechRun {
+    pub tech: Tech,
+    pub results: BTreeMap<String, SetResult>,
+    pub seconds: f64,
+}
+
+impl TechRun {
+    /// Runs `tech` on every set, timing it.
+    pub fn new(
+        tech: Tech,
+        wd: &WorkDir,
+        paths: &[PathBuf],
+        jobs: usize,
+    ) -> anyhow::Result<TechRun> {
+        let t = Instant::now();
+        let results = tech.run(wd, paths, jobs)?;
+        Ok(TechRun {
+            tech,
+            results,
+            seconds: t.elapsed().as_secs_f64(),
+        })
+    }
+
+    /// The outcome of patch `i` of the set at `path` (an `E` when the run has none).
+    pub fn outcome(&self, path: &Path, i: usize) -> Outcome {
+        self.results
+            .get(&path.display().to_string())
+            .and_then(|r| r.outcomes.get(i).cloned())
+            .unwrap_or_else(|| {
+                Outcome::new(Verdict::Error, Phase::Load).with_detail("no result for this patch")
+            })
+    }
+
+    /// Verdict counts over every set.
+    pub fn counts(&self) -> BTreeMap<char, usize> {
+        let mut out = BTreeMap::new();
+        for r in self.results.values() {
+            for o in &r.outcomes {
+                *out.entry(o.verdict.letter()).or_default() += 1;
+            }
+        }
+        out
+    }
+}
+
+/// A patch on which a fast technique and plain validation disagree.
+#[derive(Debug, Clone)]
+pub struct Disagreement {
+    pub set: PathBuf,
+    /// Where the set patches (`File.java:line`).
+    pub place: String,
+    pub patch: usize,
+    pub text: String,
+    pub op: String,
+    /// In `TECHS` order.
+    pub outcomes: Vec<Outcome>,
+}
+
+impl Disagreement {
+    /// The fast technique to reduce with: the default when it disagrees, else `--no-dedup`.
+    pub fn culprit(&self) -> Tech {
+        if self.outcomes[0].verdict != self.outcomes[2].verdict {
+            Tech::Default
+        } else {
+            Tech::NoDedup
+        }
+    }
+
+    pub fn plain(&self) -> Verdict {
+        self.outcomes[2].verdict
+    }
+
+    /// The human report of one disagreement.
+    pub fn describe(&self) -> String {
+        let name = self
+            .set
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let mut s = format!(
+            "DISAGREEMENT {name} patch {} ({}) at {}\n  patch: {}\n",
+            self.patch,
+            self.op,
+            self.place,
+            if self.text.is_empty() {
+                "(delete the statement)"
+            } else {
+                &self.text
+            }
+        );
+        for (t, o) in TECHS.iter().zip(&self.outcomes) {
+            s.push_str(&format!("  {:<9}{}\n", t.name(), outcome_line(o)));
+        }
+        s
+    }
+}
+
+/// `F org.x.Test#m: detail`, shortened.
+pub fn outcome_line(o: &Outcome) -> String {
+    let mut s = o.verdict.letter().to_string();
+    if let Some(t) = &o.test {
+        s.push(' ');
+        s.push_str(t);
+    }
+    if let Some(d) = &o.detail {
+        let d: String = d.replace('\n', " ").chars().take(240).collect();
+        s.push_str(": ");
+        s.push_str(&d);
+    }
+    s
+}
+
+/// A generated set, as the comparison sees it.
+pub struct Compared<'a> {
+    pub path: &'a Path,
+    pub place: &'a str,
+    pub patches: &'a [String],
+    pub ops: &'a [&'static str],
+}
+
+/// Every patch whose default or `--no-dedup` verdict differs from plain's.
+pub fn disagreements(sets: &[Compared], runs: &[TechRun]) -> Vec<Disagreement> {
+    let mut out = Vec::new();
+    for s in sets {
+        for i in 0..s.patches.len() {
+            let outcomes: Vec<Outcome> = runs.iter().map(|r| r.outcome(s.path, i)).collect();
+            let plain = outcomes[2].verdict;
+            if outcomes[..2].iter().any(|o| o.verdict != plain) {
+                out.push(Disagreement {
+                    set: s.path.to_path_buf(),
+                    place: s.place.to_string(),
+                    patch: i,
+                    text: s.patches[i].clone(),
+                    op: s.ops.get(i).copied().unwrap_or("?").to_string(),
+                    outcomes,
+                });
+            }
+        }
+    }
+    out
+}

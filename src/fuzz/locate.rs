@@ -1,0 +1,476 @@
+//! Where the fuzzer patches: the project's main source files parsed with tree-sitter, every
+//! statement inside a method or constructor body as a candidate location (weighted towards simple
+//! statements, statements inside loops and files that have a test class), a seeded sample of them,
+//! and the facts about one location that the mutation operators need (`Spot`).
+
+use super::mutate::{Member, MethodSig, Spot, Var};
+use super::rng::Rng;
+use crate::project::Project;
+use crate::weave::scope;
+use std::collections::BTreeSet;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+use tree_sitter::{Node, Tree};
+
+/// Statements longer than this are not patched (their patches would be mostly unrelated text).
+const MAX_STATEMENT_BYTES: usize = 600;
+
+/// A statement kind the fuzzer may patch, with its base weight.
+const KINDS: &[(&str, f64)] = &[
+    ("expression_statement", 3.0),
+    ("return_statement", 3.0),
+    ("throw_statement", 2.0),
+    ("break_statement", 1.0),
+    ("continue_statement", 1.0),
+    ("assert_statement", 1.0),
+    ("local_variable_declaration", 1.0),
+    ("if_statement", 2.0),
+    ("while_statement", 1.0),
+    ("for_statement", 1.0),
+    ("enhanced_for_statement", 1.0),
+    ("do_statement", 1.0),
+    ("try_statement", 0.5),
+];
+
+/// One main source file, parsed.
+pub struct SourceFile {
+    /// Path relative to the project root, as the manifest names it.
+    pub rel: String,
+    pub text: String,
+    pub tree: Tree,
+    /// A test source file is named after this file's class (`FooTest`, `TestFoo`, `FooTests`).
+    pub tested: bool,
+    pub package: String,
+}
+
+/// An exception class declared in the project, with its constructors' parameter types.
+#[derive(Debug, Clone)]
+pub struct ExceptionClass {
+    /// Fully qualified name (usable from any package).
+    pub name: String,
+    pub ctors: Vec<Vec<String>>,
+}
+
+/// A statement that may be patched.
+#[derive(Debug, Clone)]
+pub struct Candidate {
+    pub file: usize,
+    pub range: Range<usize>,
+    pub in_loop: bool,
+    pub weight: f64,
+}
+
+fn parser() -> tree_sitter::Parser {
+    let mut p = tree_sitter::Parser::new();
+    p.set_language(&tree_sitter_java::LANGUAGE.into())
+        .expect("tree-sitter-java matches the tree-sitter version");
+    p
+}
+
+fn java_files(dirs: &[PathBuf], root: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for d in dirs {
+        let d = if d.is_absolute() {
+            d.clone()
+        } else {
+            root.join(d)
+        };
+        for e in walkdir::WalkDir::new(&d)
+            .sort_by_file_name()
+            .into_iter()
+            .flatten()
+        {
+            if e.file_type().is_file() && e.path().extension().is_some_and(|x| x == "java") {
+                out.push(e.into_path());
+            }
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+fn stem(p: &Path) -> String {
+    p.file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+/// Parses every main source file of the project (sorted, so the sample depends only on the seed).
+pub fn scan(project: &Project) -> Vec<SourceFile> {
+    let tests: BTreeSet<String> = java_files(&project.test_dirs, &project.root)
+        .iter()
+        .map(|p| stem(p))
+        .collect();
+    let mut out = Vec::new();
+    for path in java_files(&project.source_dirs, &project.root) {
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            continue;
+        };
+        let Ok(rel) = path.strip_prefix(&project.root) else {
+            continue;
+        };
+        let s = stem(&path);
+        let tested = tests.iter().any(|t| {
+            t == &format!("Test{s}") || t.strip_prefix(&s).is_some_and(|rest| rest.contains("Test"))
+        });
+        out.extend(parse_source(&rel.to_string_lossy(), text, tested));
+    }
+    out
+}
+
+/// One source file parsed (`None` when it does not parse cleanly).
+pub fn parse_source(rel: &str, text: String, tested: bool) -> Option<SourceFile> {
+    let tree = parser().parse(&text, None)?;
+    if tree.root_node().has_error() {
+        return None;
+    }
+    let package = package_of(&text, tree.root_node());
+    Some(SourceFile {
+        rel: rel.to_string(),
+        text,
+        tree,
+        tested,
+        package,
+    })
+}
+
+fn package_of(src: &str, root: Node) -> String {
+    let mut c = root.walk();
+    let pkg = root
+        .children(&mut c)
+        .find(|n| n.kind() == "package_declaration");
+    pkg.and_then(|n| {
+        let mut c = n.walk();
+        let name = n
+            .named_children(&mut c)
+            .find(|k| matches!(k.kind(), "scoped_identifier" | "identifier"));
+        name.map(|k| src[k.byte_range()].to_string())
+    })
+    .unwrap_or_default()
+}
+
+/// How a statement sits in its method.
+struct Enclosing<'t> {
+    method: Node<'t>,
+    in_loop: bool,
+    breakable: bool,
+    in_lambda: bool,
+}
+
+const LOOPS: &[&str] = &[
+    "for_statement",
+    "enhanced_for_statement",
+    "while_statement",
+    "do_statement",
+];
+
+fn enclosing(n: Node) -> Option<Enclosing> {
+    let (mut in_loop, mut breakable, mut in_lambda) = (false, false, false);
+    let mut cur = n.parent();
+    while let Some(p) = cur {
+        match p.kind() {
+            "method_declaration" | "constructor_declaration" => {
+                return Some(Enclosing {
+                    method: p,
+                    in_loop,
+                    breakable,
+                    in_lambda,
+                })
+            }
+            "lambda_expression" => in_lambda = true,
+            "class_body" | "interface_body" | "enum_body" | "static_initializer"
+            | "field_declaration" | "program" => return None,
+            // `break`/`continue` inside a lambda cannot reach a loop outside it.
+            k if LOOPS.contains(&k) && !in_lambda => {
+                let body = p.child_by_field_name("body");
+                if body.is_some_and(|b| {
+                    b.start_byte() <= n.start_byte() && n.end_byte() <= b.end_byte()
+                }) {
+                    in_loop = true;
+                    breakable = true;
+                }
+            }
+            "switch_block" if !in_lambda => breakable = true,
+            _ => {}
+        }
+        cur = p.parent();
+    }
+    None
+}
+
+/// Where a statement stands on its own (not a `for` header's declaration); a declaration only
+/// directly in a block.
+fn in_statement_position(n: Node) -> bool {
+    let Some(p) = n.parent() else { return false };
+    match p.kind() {
+        "block" | "constructor_body" | "switch_block_statement_group" => true,
+        "labeled_statement" | "if_statement" | "while_statement" | "do_statement" => {
+            n.kind() != "local_variable_declaration"
+        }
+        "for_statement" | "enhanced_for_statement" => {
+            n.kind() != "local_variable_declaration"
+                && p.child_by_field_name("body").map(|b| b.id()) == Some(n.id())
+        }
+        _ => false,
+    }
+}
+
+/// Every patchable statement of every file, weighted.
+pub fn candidates(files: &[SourceFile]) -> Vec<Candidate> {
+    let any_untested = files.iter().any(|f| !f.tested);
+    let mut out = Vec::new();
+    for (fi, f) in files.iter().enumerate() {
+        let mut stack = vec![f.tree.root_node()];
+        while let Some(n) = stack.pop() {
+            let mut c = n.walk();
+            let kids: Vec<Node> = n.named_children(&mut c).collect();
+            stack.extend(kids.into_iter().rev());
+            let Some(&(_, base)) = KINDS.iter().find(|(k, _)| *k == n.kind()) else {
+                continue;
+            };
+            if n.byte_range().len() > MAX_STATEMENT_BYTES {
+                continue;
+            }
+            if !in_statement_position(n) {
+                continue;
+            }
+            let Some(enc) = enclosing(n) else { continue };
+            let mut weight = base;
+            if enc.in_loop {
+                weight *= 3.0;
+            }
+            if enc.in_lambda {
+                weight *= 0.3;
+            }
+            if any_untested && f.tested {
+                weight *= 3.0;
+            }
+            out.push(Candidate {
+                file: fi,
+                range: n.byte_range(),
+                in_loop: enc.in_loop,
+                weight,
+            });
+        }
+    }
+    out
+}
+
+/// `k` distinct candidates drawn by weight (all of them when there are fewer).
+pub fn sample(cands: &[Candidate], k: usize, rng: &mut Rng) -> Vec<Candidate> {
+    let mut weights: Vec<f64> = cands.iter().map(|c| c.weight).collect();
+    let mut out = Vec::new();
+    while out.len() < k {
+        let Some(i) = rng.weighted(&weights) else {
+            break;
+        };
+        weights[i] = 0.0;
+        out.push(cands[i].clone());
+    }
+    out
+}
+
+/// Exception classes declared at the top level of the project's files.
+pub fn exceptions(files: &[SourceFile]) -> Vec<ExceptionClass> {
+    let mut out = Vec::new();
+    for f in files {
+        let root = f.tree.root_node();
+        let mut c = root.walk();
+        for decl in root.named_children(&mut c) {
+            if decl.kind() != "class_declaration" {
+                continue;
+            }
+            let src = f.text.as_str();
+            let sup = decl
+                .child_by_field_name("superclass")
+                .map(|s| &src[s.byte_range()])
+                .unwrap_or("");
+            let abstract_ = decl
+                .named_child(0)
+                .filter(|m| m.kind() == "modifiers")
+                .is_some_and(|m| src[m.byte_range()].contains("abstract"));
+            if abstract_ || !(sup.contains("Exception") || sup.contains("Error")) {
+                continue;
+            }
+            let Some(name) = decl.child_by_field_name("name") else {
+                continue;
+            };
+            let name = &src[name.byte_range()];
+            let mut ctors = Vec::new();
+            if let Some(body) = decl.child_by_field_name("body") {
+                let mut bc = body.walk();
+                for m in body.named_children(&mut bc) {
+                    if m.kind() != "constructor_declaration"
+                        || src[m.byte_range()].starts_with("private")
+                    {
+                        continue;
+                    }
+                    if let Some(params) = m.child_by_field_name("parameters") {
+                        ctors.push(param_types(src, params));
+                    }
+                }
+            }
+            if ctors.is_empty() {
+                ctors.push(vec![]);
+            }
+            out.push(ExceptionClass {
+                name: if f.package.is_empty() {
+                    name.to_string()
+                } else {
+                    format!("{}.{name}", f.package)
+                },
+                ctors,
+            });
+        }
+    }
+    out
+}
+
+fn param_types(src: &str, params: Node) -> Vec<String> {
+    let mut c = params.walk();
+    let types = params
+        .named_children(&mut c)
+        .filter(|p| p.kind() == "formal_parameter")
+        .filter_map(|p| p.child_by_field_name("type"))
+        .map(|t| src[t.byte_range()].to_string())
+        .collect();
+    types
+}
+
+fn modifiers_have(src: &str, decl: Node, word: &str) -> bool {
+    decl.named_child(0)
+        .filter(|m| m.kind() == "modifiers")
+        .is_some_and(|m| src[m.byte_range()].split_whitespace().any(|w| w == word))
+}
+
+/// The fields and methods declared in a class body.
+fn members(src: &str, body: Node) -> (Vec<Member>, Vec<MethodSig>) {
+    let (mut fields, mut methods) = (Vec::new(), Vec::new());
+    let mut c = body.walk();
+    for decl in body.named_children(&mut c) {
+        match decl.kind() {
+            "field_declaration" => {
+                let Some(ty) = decl.child_by_field_name("type") else {
+                    continue;
+                };
+                let mut dc = decl.walk();
+                for d in decl.children_by_field_name("declarator", &mut dc) {
+                    let Some(name) = d.child_by_field_name("name") else {
+                        continue;
+                    };
+                    let dims = d
+                        .child_by_field_name("dimensions")
+                        .map_or("", |x| &src[x.byte_range()]);
+                    fields.push(Member {
+                        name: src[name.byte_range()].to_string(),
+                        ty: format!("{}{dims}", &src[ty.byte_range()]),
+                        is_static: modifiers_have(src, decl, "static"),
+                        is_final: modifiers_have(src, decl, "final"),
+                    });
+                }
+            }
+            "method_declaration" => {
+                let (Some(name), Some(ty), Some(params)) = (
+                    decl.child_by_field_name("name"),
+                    decl.child_by_field_name("type"),
+                    decl.child_by_field_name("parameters"),
+                ) else {
+                    continue;
+                };
+                if decl.child_by_field_name("type_parameters").is_some() {
+                    continue;
+                }
+                methods.push(MethodSig {
+                    name: src[name.byte_range()].to_string(),
+                    ret: src[ty.byte_range()].to_string(),
+                    params: param_types(src, params),
+                    is_static: modifiers_have(src, decl, "static"),
+                });
+            }
+            _ => {}
+        }
+    }
+    (fields, methods)
+}
+
+/// The statement node at exactly `range`.
+fn statement_at<'t>(root: Node<'t>, range: &Range<usize>) -> Option<Node<'t>> {
+    let mut n = root.descendant_for_byte_range(range.start, range.end)?;
+    while n.byte_range() != *range || !KINDS.iter().any(|(k, _)| *k == n.kind()) {
+        n = n.parent()?;
+    }
+    Some(n)
+}
+
+/// What the mutation operators know about one location. The visible locals come from the
+/// weaver's own scope analysis (`weave::scope`); when it refuses the location (a declaration, a
+/// lambda), only fields are known.
+pub fn spot<'t>(
+    file: &'t SourceFile,
+    range: &Range<usize>,
+    exceptions: &'t [ExceptionClass],
+) -> Option<Spot<'t>> {
+    let src = file.text.as_str();
+    let root = file.tree.root_node();
+    let stmt = statement_at(root, range)?;
+    let enc = enclosing(stmt)?;
+    let mut locals = Vec::new();
+    let mut all_locals = BTreeSet::new();
+    if let Ok(site) = scope::analyse(src, root, range.clone()) {
+        for l in &site.locals {
+            all_locals.insert(l.name.clone());
+            if l.assigned && l.unusable.is_none() {
+                locals.push(Var {
+                    name: l.name.clone(),
+                    ty: l.ty.trim().to_string(),
+                });
+            }
+        }
+    }
+    let mut class = enc.method.parent();
+    while let Some(c) = class {
+        if matches!(
+            c.kind(),
+            "class_declaration"
+                | "enum_declaration"
+                | "record_declaration"
+                | "interface_declaration"
+        ) {
+            break;
+        }
+        class = c.parent();
+    }
+    let class = class?;
+    let class_name = src[class.child_by_field_name("name")?.byte_range()].to_string();
+    let (fields, methods) = members(src, class.child_by_field_name("body")?);
+    let is_constructor = enc.method.kind() == "constructor_declaration";
+    let return_type = if is_constructor {
+        "void".to_string()
+    } else {
+        enc.method
+            .child_by_field_name("type")
+            .map(|t| src[t.byte_range()].to_string())
+            .unwrap_or_else(|| "void".into())
+    };
+    Some(Spot {
+        src,
+        stmt,
+        locals,
+        all_locals,
+        fields,
+        methods,
+        class_name,
+        is_static: modifiers_have(src, enc.method, "static"),
+        return_type,
+        in_loop: enc.in_loop,
+        breakable: enc.breakable,
+        in_lambda: enc.in_lambda,
+        exceptions,
+    })
+}
+
+/// 1-based line of a byte offset.
+pub fn line_of(text: &str, at: usize) -> usize {
+    text[..at.min(text.len())].matches('\n').count() + 1
+}

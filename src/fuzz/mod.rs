@@ -1,0 +1,404 @@
+//! `patchval fuzz`, the differential fuzzer: seeded random statement locations of an initialised
+//! project (`locate.rs`), patch sets made by mutation operators (`mutate.rs`, `hazard.rs`) and
+//! written as manifest-v3 files, validated by the default technique, `--no-dedup` and plain
+//! (`compare.rs`); every patch on which they disagree is printed and reduced to a minimal
+//! reproducer (`reduce.rs`). Exits non-zero when any disagreement is found.
+
+pub mod compare;
+pub mod hazard;
+pub mod locate;
+pub mod mutate;
+pub mod reduce;
+pub mod rng;
+#[cfg(test)]
+mod tests;
+
+use crate::exit;
+use crate::model::PatchSet;
+use crate::workdir::WorkDir;
+use anyhow::Context;
+use compare::{Compared, Disagreement, TechRun, TECHS};
+use serde_json::json;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// The `fuzz` subcommand's options.
+#[derive(clap::Args, Debug, Clone)]
+pub struct FuzzArgs {
+    /// An initialised work dir (`patchval init`): the project and its baseline.
+    #[arg(long = "work-dir", short = 'w')]
+    pub work_dir: PathBuf,
+    /// Seed of the random choices (locations and patches); the same seed gives the same sets.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Number of statement locations (one patch set each).
+    #[arg(long, default_value_t = 10)]
+    pub locations: usize,
+    /// Maximum number of patches per location.
+    #[arg(long, default_value_t = 12)]
+    pub patches: usize,
+    /// Number of worker processes for every technique (default: number of cores).
+    #[arg(short = 'j', long = "jobs")]
+    pub jobs: Option<usize>,
+    /// Where the generated sets (`sets/`), reproducers (`disagreements/`) and `summary.json` go.
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Report disagreements without reducing them to minimal reproducers.
+    #[arg(long = "no-reduce")]
+    pub no_reduce: bool,
+    /// Keep the tests that fail on the unpatched program (by default they are left out, or every
+    /// patch away from the seeded bug would stop at them with `F`).
+    #[arg(long = "keep-failing-tests")]
+    pub keep_failing_tests: bool,
+}
+
+/// The work dir the fuzzer validates in, `OUT/work`: the given one's state (without the tests
+/// that fail on the unpatched program unless `keep_failing`) and links to its compiled classes,
+/// so the fuzzer's results, logs and worker copies never mix with the user's.
+pub fn fuzz_workdir(wd: &WorkDir, out: &Path, keep_failing: bool) -> anyhow::Result<WorkDir> {
+    let mut state = wd.load()?;
+    let dropped = state.tests.iter().filter(|t| !t.passed).count();
+    if !keep_failing {
+        state.tests.retain(|t| t.passed);
+    }
+    anyhow::ensure!(
+        !state.tests.is_empty(),
+        "no test passes on the unpatched program"
+    );
+    let fw = WorkDir::new(&out.join("work"));
+    let _ = std::fs::remove_dir_all(&fw.root);
+    std::fs::create_dir_all(&fw.root).with_context(|| fw.root.display().to_string())?;
+    for (from, to) in [
+        (wd.classes(), fw.classes()),
+        (wd.test_classes(), fw.test_classes()),
+    ] {
+        std::os::unix::fs::symlink(&from, &to)
+            .with_context(|| format!("linking {} to {}", to.display(), from.display()))?;
+    }
+    fw.save(&state)
+        .with_context(|| fw.state().display().to_string())?;
+    if !keep_failing && dropped > 0 {
+        tracing::info!("left out {dropped} tests failing on the unpatched program");
+    }
+    Ok(fw)
+}
+
+/// A generated patch set.
+pub struct GenSet {
+    pub path: PathBuf,
+    pub set: PatchSet,
+    pub ops: Vec<&'static str>,
+    /// `file:line` of the patched statement.
+    pub place: String,
+    pub in_loop: bool,
+}
+
+/// Picks the locations and writes one manifest per location into `dir`.
+pub fn generate(
+    wd: &WorkDir,
+    seed: u64,
+    locations: usize,
+    patches: usize,
+    dir: &Path,
+) -> anyhow::Result<Vec<GenSet>> {
+    let state = wd.load()?;
+    let files = locate::scan(&state.project);
+    let exceptions = locate::exceptions(&files);
+    let cands = locate::candidates(&files);
+    let mut rng = rng::Rng::new(seed);
+    let picks = locate::sample(&cands, locations, &mut rng);
+    let _ = std::fs::remove_dir_all(dir);
+    std::fs::create_dir_all(dir).with_context(|| dir.display().to_string())?;
+    let mut out = Vec::new();
+    for (k, c) in picks.iter().enumerate() {
+        let f = &files[c.file];
+        let Some(spot) = locate::spot(f, &c.range, &exceptions) else {
+            continue;
+        };
+        let muts = mutate::generate(&spot, &mut rng, patches);
+        if muts.is_empty() {
+            continue;
+        }
+        let set = PatchSet {
+            manifest_version: 3,
+            interface: "local".into(),
+            bug: format!("fuzz-s{seed}-{k:03}"),
+            filename: f.rel.clone(),
+            context_above: f.text[..c.range.start].to_string(),
+            unpatched: f.text[c.range.clone()].to_string(),
+            context_below: f.text[c.range.end..].to_string(),
+            patches: muts.iter().map(|m| m.text.clone()).collect(),
+        };
+        let path = dir.join(format!("{}.json", set.bug));
+        std::fs::write(&path, serde_json::to_string_pretty(&set)?)
+            .with_context(|| path.display().to_string())?;
+        out.push(GenSet {
+            path,
+            place: format!("{}:{}", f.rel, locate::line_of(&f.text, c.range.start)),
+            in_loop: c.in_loop,
+            ops: muts.iter().map(|m| m.op).collect(),
+            set,
+        });
+    }
+    Ok(out)
+}
+
+/// What a fuzz run found.
+pub struct Report {
+    pub sets: Vec<GenSet>,
+    pub runs: Vec<TechRun>,
+    pub disagreements: Vec<Disagreement>,
+}
+
+/// Generates, validates three ways, compares, reduces; prints as it goes and writes `summary.json`.
+pub fn fuzz(args: &FuzzArgs, jobs: usize) -> anyhow::Result<Report> {
+    let out = std::path::absolute(&args.out).unwrap_or_else(|_| args.out.clone());
+    let wd = fuzz_workdir(&WorkDir::new(&args.work_dir), &out, args.keep_failing_tests)?;
+    let sets = generate(
+        &wd,
+        args.seed,
+        args.locations,
+        args.patches,
+        &out.join("sets"),
+    )?;
+    anyhow::ensure!(
+        !sets.is_empty(),
+        "no statement of the project's main sources could be patched"
+    );
+    let paths: Vec<PathBuf> = sets.iter().map(|s| s.path.clone()).collect();
+    let total: usize = sets.iter().map(|s| s.set.patches.len()).sum();
+    tracing::info!(
+        "{} patch sets, {total} patches in {}",
+        sets.len(),
+        out.join("sets").display()
+    );
+    let mut runs = Vec::new();
+    for t in TECHS {
+        tracing::info!("validating with {}", t.name());
+        runs.push(TechRun::new(t, &wd, &paths, jobs)?);
+    }
+    for s in &sets {
+        let name = s.set.bug.as_str();
+        let lists: Vec<String> = runs
+            .iter()
+            .map(|r| {
+                let list = r
+                    .results
+                    .get(&s.path.display().to_string())
+                    .map(|x| crate::model::succlist(&x.verdicts()))
+                    .unwrap_or_else(|| "-".into());
+                format!("{} {list}", r.tech.name())
+            })
+            .collect();
+        println!(
+            "{name} {}{}  {}",
+            s.place,
+            if s.in_loop { " (loop)" } else { "" },
+            lists.join("  ")
+        );
+    }
+    let compared: Vec<Compared> = sets
+        .iter()
+        .map(|s| Compared {
+            path: &s.path,
+            place: &s.place,
+            patches: &s.set.patches,
+            ops: &s.ops,
+        })
+        .collect();
+    let disagreements = compare::disagreements(&compared, &runs);
+    let dis_dir = out.join("disagreements");
+    let _ = std::fs::remove_dir_all(&dis_dir);
+    let mut reproducers = Vec::new();
+    for d in &disagreements {
+        println!("{}", d.describe());
+        if args.no_reduce {
+            reproducers.push(None);
+            continue;
+        }
+        std::fs::create_dir_all(&dis_dir)?;
+        let set = &sets
+            .iter()
+            .find(|s| s.path == d.set)
+            .expect("a generated set")
+            .set;
+        let r = reduce::reduce(
+            &wd,
+            &out.join("reduce"),
+            set,
+            d.patch,
+            d.culprit(),
+            d.plain(),
+            jobs,
+        )?;
+        let stem = format!("{}-p{}", set.bug, d.patch);
+        let json = dis_dir.join(format!("{stem}.json"));
+        std::fs::write(&json, serde_json::to_string_pretty(&r.set)?)?;
+        let mut note = d.describe();
+        note.push_str(&format!(
+            "\nreduced to {} patch(es) in {} run(s) of {}{}; the patch is index {} there.\n\
+             on the reduced set:\n",
+            r.set.patches.len(),
+            r.steps,
+            d.culprit().name(),
+            if r.reproduced {
+                ""
+            } else {
+                " (did NOT reproduce when the set ran alone; kept whole)"
+            },
+            r.target
+        ));
+        for (t, o) in TECHS.iter().zip(&r.confirmed) {
+            note.push_str(&format!("  {:<9}{}\n", t.name(), compare::outcome_line(o)));
+        }
+        note.push_str(&format!(
+            "\nreproduce: patchval run --work-dir {} {}{}\n",
+            wd.root.display(),
+            json.display(),
+            if d.culprit() == compare::Tech::NoDedup {
+                " --no-dedup"
+            } else {
+                ""
+            }
+        ));
+        std::fs::write(dis_dir.join(format!("{stem}.txt")), &note)?;
+        println!(
+            "  reproducer: {} ({} patches; on it: {})",
+            json.display(),
+            r.set.patches.len(),
+            r.confirmed
+                .iter()
+                .zip(TECHS)
+                .map(|(o, t)| format!("{} {}", t.name(), o.verdict))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        reproducers.push(Some(json));
+    }
+    let _ = std::fs::remove_dir_all(out.join("reduce"));
+    let report = Report {
+        sets,
+        runs,
+        disagreements,
+    };
+    let summary = summary_json(args, &report, &reproducers);
+    println!("{}", summary_text(&report, &summary));
+    std::fs::write(
+        out.join("summary.json"),
+        serde_json::to_string_pretty(&summary)?,
+    )?;
+    Ok(report)
+}
+
+fn summary_json(
+    args: &FuzzArgs,
+    report: &Report,
+    reproducers: &[Option<PathBuf>],
+) -> serde_json::Value {
+    let default = &report.runs[0];
+    let (mut woven, mut tree) = (0usize, 0usize);
+    for r in default.results.values() {
+        woven += r.extra.woven;
+        tree += r.extra.tree_patches;
+    }
+    let mut ops: BTreeMap<&str, usize> = BTreeMap::new();
+    for s in &report.sets {
+        for o in &s.ops {
+            *ops.entry(o).or_default() += 1;
+        }
+    }
+    let counts: BTreeMap<&str, BTreeMap<char, usize>> = report
+        .runs
+        .iter()
+        .map(|r| (r.tech.name(), r.counts()))
+        .collect();
+    let seconds: BTreeMap<&str, f64> = report
+        .runs
+        .iter()
+        .map(|r| (r.tech.name(), (r.seconds * 10.0).round() / 10.0))
+        .collect();
+    let dis: Vec<serde_json::Value> = report
+        .disagreements
+        .iter()
+        .zip(reproducers.iter().chain(std::iter::repeat(&None)))
+        .map(|(d, r)| {
+            json!({
+                "set": d.set.display().to_string(),
+                "place": d.place,
+                "patch": d.patch,
+                "text": d.text,
+                "op": d.op,
+                "verdicts": d.outcomes.iter().map(|o| o.verdict.letter()).collect::<String>(),
+                "reproducer": r.as_ref().map(|p| p.display().to_string()),
+            })
+        })
+        .collect();
+    json!({
+        "seed": args.seed,
+        "work_dir": args.work_dir.display().to_string(),
+        "sets": report.sets.len(),
+        "sets_in_loops": report.sets.iter().filter(|s| s.in_loop).count(),
+        "patches": report.sets.iter().map(|s| s.set.patches.len()).sum::<usize>(),
+        "woven": woven,
+        "tree_patches": tree,
+        "tree_share": if woven == 0 { 0.0 } else { tree as f64 / woven as f64 },
+        "ops": ops,
+        "counts": counts,
+        "seconds": seconds,
+        "disagreements": dis,
+    })
+}
+
+fn summary_text(report: &Report, s: &serde_json::Value) -> String {
+    let mut t = format!(
+        "fuzz summary (seed {}): {} sets ({} in loops), {} patches, {} disagreements\n\
+         woven {} patches, {} on the tree path ({:.1} %)\n",
+        s["seed"],
+        s["sets"],
+        s["sets_in_loops"],
+        s["patches"],
+        report.disagreements.len(),
+        s["woven"],
+        s["tree_patches"],
+        s["tree_share"].as_f64().unwrap_or(0.0) * 100.0
+    );
+    for r in &report.runs {
+        let counts: Vec<String> = r.counts().iter().map(|(c, n)| format!("{c} {n}")).collect();
+        t.push_str(&format!(
+            "  {:<9}{}  in {:.1} s\n",
+            r.tech.name(),
+            counts.join(", "),
+            r.seconds
+        ));
+    }
+    let ops: Vec<String> = s["ops"]
+        .as_object()
+        .map(|o| o.iter().map(|(k, v)| format!("{k} {v}")).collect())
+        .unwrap_or_default();
+    t.push_str(&format!("  operators: {}", ops.join(", ")));
+    t
+}
+
+/// Runs the subcommand; returns the exit code (`DISAGREEMENT` when any patch's verdicts differ).
+pub fn command(args: &FuzzArgs) -> i32 {
+    let jobs = args
+        .jobs
+        .unwrap_or_else(|| {
+            std::thread::available_parallelism()
+                .map(|n| n.get())
+                .unwrap_or(1)
+        })
+        .max(1);
+    match fuzz(args, jobs) {
+        Ok(r) if r.disagreements.is_empty() => exit::OK,
+        Ok(_) => exit::DISAGREEMENT,
+        Err(e) => {
+            eprintln!("patchval fuzz: {e:#}");
+            if e.downcast_ref::<crate::workdir::WorkDirError>().is_some() {
+                exit::ENVIRONMENT
+            } else {
+                exit::USAGE
+            }
+        }
+    }
+}

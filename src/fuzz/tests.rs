@@ -1,0 +1,156 @@
+//! The fuzzer's generation on small sources: locations, scope facts and the operators' patches.
+
+use super::locate::{self, SourceFile};
+use super::mutate::{self, Mutant};
+use super::rng::Rng;
+
+const LIMITS: &str = r#"package p;
+
+public class Limits {
+    static int max;
+    static Integer last;
+    static String name = "";
+    private int count;
+
+    static void setMax(int max) {
+        Limits.max = max - 1;
+    }
+
+    void add(int[] xs) {
+        for (int i = 0; i < xs.length; i++) {
+            count += xs[i];
+        }
+    }
+
+    static boolean remember(Integer v, String s) {
+        last = v;
+        name = s;
+        return v == last;
+    }
+
+    int factor() {
+        return 2;
+    }
+}
+"#;
+
+const ERROR: &str = r#"package p;
+
+public class ParseError extends RuntimeException {
+    public final int pos;
+
+    public ParseError(int pos) {
+        super("parse error");
+        this.pos = pos;
+    }
+}
+"#;
+
+fn files() -> Vec<SourceFile> {
+    vec![
+        locate::parse_source("src/p/Limits.java", LIMITS.into(), true).unwrap(),
+        locate::parse_source("src/p/ParseError.java", ERROR.into(), false).unwrap(),
+    ]
+}
+
+/// All mutants at the statement `stmt` of Limits.java, and a sample of `max`.
+fn at(stmt: &str, seed: u64, max: usize) -> (Vec<Mutant>, Vec<Mutant>) {
+    let files = files();
+    let exceptions = locate::exceptions(&files);
+    let start = LIMITS.find(stmt).unwrap();
+    let spot = locate::spot(&files[0], &(start..start + stmt.len()), &exceptions).unwrap();
+    let mut all = mutate::classic(&spot);
+    all.extend(super::hazard::hazards(&spot));
+    let sample = mutate::generate(&spot, &mut Rng::new(seed), max);
+    (all, sample)
+}
+
+fn texts(ms: &[Mutant], op: &str) -> Vec<String> {
+    ms.iter()
+        .filter(|m| m.op == op)
+        .map(|m| m.text.clone())
+        .collect()
+}
+
+#[test]
+fn candidates_are_method_statements_weighted_to_loops() {
+    let files = files();
+    let cands = locate::candidates(&files);
+    let text = |c: &locate::Candidate| &files[c.file].text[c.range.clone()];
+    let body = cands.iter().find(|c| text(c) == "count += xs[i];").unwrap();
+    assert!(body.in_loop);
+    let set = cands
+        .iter()
+        .find(|c| text(c) == "Limits.max = max - 1;")
+        .unwrap();
+    assert!(!set.in_loop);
+    assert!(body.weight > set.weight);
+    // Field initialisers and the constructor's super(...) call are not locations.
+    assert!(cands.iter().all(|c| !text(c).starts_with("super(")));
+    assert!(cands.iter().all(|c| !text(c).contains("= \"\";")));
+    let ex = locate::exceptions(&files);
+    assert_eq!(ex.len(), 1);
+    assert_eq!(ex[0].name, "p.ParseError");
+    assert_eq!(ex[0].ctors, vec![vec!["int".to_string()]]);
+}
+
+#[test]
+fn shadowed_fields_are_written_through_the_class_name() {
+    let (all, _) = at("Limits.max = max - 1;", 1, 10);
+    let writes = texts(&all, "field-write");
+    assert!(
+        writes.contains(&"Limits.max = max; Limits.max = max - 1;".to_string()),
+        "{writes:?}"
+    );
+    assert!(texts(&all, "arithmetic").contains(&"Limits.max = max + 1;".to_string()));
+    assert!(texts(&all, "constant").contains(&"Limits.max = max - 2;".to_string()));
+    assert!(all.iter().any(|m| m.text.is_empty() && m.op == "delete"));
+    // Thrown exceptions of the project vary by their arguments.
+    let throws = texts(&all, "throw");
+    let parse: Vec<&String> = throws
+        .iter()
+        .filter(|t| t.starts_with("throw new p.ParseError("))
+        .collect();
+    assert!(parse.len() >= 2, "{throws:?}");
+}
+
+#[test]
+fn identity_and_call_operators() {
+    let (all, _) = at("last = v;", 1, 10);
+    let id = texts(&all, "identity");
+    assert!(
+        id.contains(&"last = Integer.valueOf(v.intValue());".to_string()),
+        "{id:?}"
+    );
+    let (all, _) = at("name = s;", 1, 10);
+    let id = texts(&all, "identity");
+    assert!(id.contains(&"name = (s + \"\");".to_string()), "{id:?}");
+    assert!(id.contains(&"name = new String(s);".to_string()), "{id:?}");
+    // An instance method's constant replaced by a call of the class.
+    let (all, _) = at("count += xs[i];", 1, 10);
+    assert!(texts(&all, "jump").contains(&"continue;".to_string()));
+    assert!(texts(&all, "jump").contains(&"break;".to_string()));
+    assert!(
+        texts(&all, "field-write").contains(&"this.count += 1; count += xs[i];".to_string()),
+        "{:?}",
+        texts(&all, "field-write")
+    );
+    let (all, _) = at("return 2;", 1, 10);
+    assert!(texts(&all, "call").contains(&"return factor();".to_string()));
+}
+
+#[test]
+fn sample_is_distinct_bounded_mixed_and_seeded() {
+    let (all, a) = at("count += xs[i];", 5, 12);
+    let (_, b) = at("count += xs[i];", 5, 12);
+    let (_, c) = at("count += xs[i];", 6, 12);
+    assert_eq!(a, b, "same seed, same patches");
+    assert_ne!(a, c, "another seed, other patches");
+    assert_eq!(a.len(), 12);
+    let distinct: std::collections::BTreeSet<&str> = a.iter().map(|m| m.text.as_str()).collect();
+    assert_eq!(distinct.len(), a.len());
+    assert!(!distinct.contains("count += xs[i];"));
+    let ops: std::collections::BTreeSet<&str> = a.iter().map(|m| m.op).collect();
+    assert!(ops.len() >= 6, "{ops:?}");
+    assert!(all.len() > 12);
+}
