@@ -3,7 +3,7 @@
 
 use crate::schedule::session;
 use jni::objects::{JClass, JObject, JObjectArray, JString};
-use jni::sys::{jboolean, jclass, jint, JNIEnv};
+use jni::sys::{jboolean, jclass, jint, jlong, JNIEnv};
 use jni::{jni_sig, jni_str, Env, EnvUnowned, InitArgsBuilder, JNIVersion, JavaVM, NativeMethod};
 use std::ffi::c_void;
 use std::path::{Path, PathBuf};
@@ -37,6 +37,10 @@ extern "system" fn rt_tree(_env: *mut JNIEnv, _class: jclass, _site: jint) -> jb
 
 extern "system" fn rt_begin(_env: *mut JNIEnv, _class: jclass, _site: jint) -> jint {
     session::begin()
+}
+
+extern "system" fn rt_round(_env: *mut JNIEnv, _class: jclass, _site: jint) -> jlong {
+    session::round() as jlong
 }
 
 extern "system" fn rt_patch_at(_env: *mut JNIEnv, _class: jclass, _site: jint, k: jint) -> jint {
@@ -175,6 +179,11 @@ impl Jvm {
                             jni_str!("begin"),
                             jni_str!("(I)I"),
                             rt_begin as *mut c_void,
+                        ),
+                        NativeMethod::from_raw_parts(
+                            jni_str!("round"),
+                            jni_str!("(I)J"),
+                            rt_round as *mut c_void,
                         ),
                         NativeMethod::from_raw_parts(
                             jni_str!("patchAt"),

@@ -31,6 +31,8 @@ pub struct Extra {
     /// Tests that ran their patches through a tree, and the classes they found in all.
     pub tree_tests: usize,
     pub classes: usize,
+    /// Patch captures at the location over all trees (what deduplication cost).
+    pub captures: u64,
     /// Tests whose tree split the patches into several classes: test → [rounds, classes].
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub split_tests: BTreeMap<String, [u64; 2]>,

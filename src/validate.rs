@@ -144,6 +144,7 @@ impl SetValidation {
     fn absorb(&mut self, t: &Telemetry) {
         self.extra.rounds += t.rounds;
         self.extra.tree_rounds += t.tree_rounds;
+        self.extra.captures += t.captures;
         for (test, rounds, classes) in &t.trees {
             self.extra.tree_tests += 1;
             self.extra.classes += classes;

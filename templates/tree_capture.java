@@ -1,5 +1,5 @@
 int __pv_n = -1;
-if (patchval.agent.Rt.tree({{site}})) __pv_n = patchval.agent.Rt.begin({{site}});
+if (patchval.agent.Rt.tree({{site}})) __pv_n = patchval.agent.Rt.enter({{site}});
 final boolean __pv_tree = __pv_n >= 0;
 Throwable __pv_e = null;
 if (__pv_tree) {
@@ -31,7 +31,7 @@ __pv_ck[__pv_j] = __pv_k2[0];
 __pv_cr[__pv_j] = __pv_r2;
 __pv_ce[__pv_j] = __pv_e2;
 __pv_co[__pv_j] = __pv_o2;
-patchval.agent.Rt.report({{site}}, __pv_p, patchval.agent.Rt.key(__pv_k2[0], __pv_r2, __pv_e2, __pv_o2, __pv_cf[__pv_j]));
+patchval.agent.Rt.report({{site}}, __pv_p, patchval.agent.Rt.key(__pv_k2[0], __pv_r2, {{result_primitive}}, __pv_e2, __pv_o2, "{{local_kinds}}", __pv_cf[__pv_j], "{{field_kinds}}", __pv_p));
 }
 final int __pv_d = patchval.agent.Rt.decide({{site}});
 for (int __pv_j = 0; __pv_j < __pv_n; __pv_j++) {

@@ -37,6 +37,7 @@ fn fake_rt() -> String {
         ("public static native int begin(int site);", "public static int begin(int site) { return all().length; }"),
         ("public static native int patchAt(int site, int k);", "public static int patchAt(int site, int k) { return all()[k]; }"),
         ("public static native void report(int site, int patch, String change);", "public static void report(int site, int patch, String change) { }"),
+        ("public static native long round(int site);", "public static long round(int site) { return 0L; }"),
         ("public static native int decide(int site);", "public static int decide(int site) { return Integer.getInteger(\"pv.patch\", -1); }\n    private static int[] all() { String[] p = System.getProperty(\"pv.all\", \"\").split(\",\"); int[] a = new int[p.length]; for (int i = 0; i < p.length; i++) a[i] = Integer.parseInt(p[i]); return a; }"),
     ];
     let mut text = real;

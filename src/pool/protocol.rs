@@ -24,6 +24,9 @@ pub enum Request {
         classpath: Vec<String>,
         test: TestId,
         patches: Vec<u32>,
+        /// The most time capturing may take over all rounds before the tree is given up.
+        #[serde(default)]
+        capture_budget_ms: u64,
     },
     /// Compile source files in-process (javax.tools).
     Compile {

@@ -82,9 +82,17 @@ pub fn serve(java_home: &Path, class_path: &str, jvm_options: &[String]) -> Resu
         let resp = match serde_json::from_str::<Request>(&line) {
             Err(e) => failure(format!("bad request: {e}")),
             Ok(req) => match &req {
-                Request::RunTree { patches, .. } => {
-                    run_tree(&jvm, &req.agent_args(), patches.clone(), &mut send)?
-                }
+                Request::RunTree {
+                    patches,
+                    capture_budget_ms,
+                    ..
+                } => run_tree(
+                    &jvm,
+                    &req.agent_args(),
+                    patches.clone(),
+                    std::time::Duration::from_millis(*capture_budget_ms),
+                    &mut send,
+                )?,
                 Request::RunTest { patch, .. } => {
                     select_patch(*patch);
                     answer(jvm.call(&req.agent_args()), t)
@@ -126,15 +134,16 @@ fn answer(result: Result<Vec<String>, crate::jvm::JvmError>, since: Instant) -> 
 
 /// Runs rounds of one test until its tree is explored, sending `ROUND <result> <patches>` after
 /// each (and `PATH <patches>` during one, from the session) and `DONE <rounds> <classes>
-/// <unstable reason>` at the end.
+/// <unstable reason> <captures>` at the end.
 fn run_tree(
     jvm: &Jvm,
     args: &[String],
     patches: Vec<u32>,
+    budget: std::time::Duration,
     send: &mut impl FnMut(&Response) -> Result<(), String>,
 ) -> Result<Response, String> {
     let started = Instant::now();
-    session::tree(patches);
+    session::tree(patches, budget);
     let mut unstable = String::new();
     while session::needs_round() {
         let t = Instant::now();
@@ -162,7 +171,7 @@ fn run_tree(
             }
         }
     }
-    let (rounds, classes) = session::counts();
+    let (rounds, classes, captures) = session::counts();
     session::sequential(-1);
     Ok(Response {
         partial: false,
@@ -171,6 +180,7 @@ fn run_tree(
             rounds.to_string(),
             classes.to_string(),
             unstable,
+            captures.to_string(),
         ],
         micros: started.elapsed().as_micros() as u64,
         error: None,

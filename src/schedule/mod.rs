@@ -36,6 +36,18 @@ pub struct Telemetry {
     pub fallbacks: Vec<String>,
     /// Failures that did not repeat when the test ran once more for the same patch.
     pub flaky: Vec<String>,
+    /// Patch captures at the location over all trees (the cost of deduplication).
+    pub captures: u64,
+}
+
+/// How long capturing may take over all rounds of one test's tree: half of what running its
+/// patches one by one would take (past that the tree cannot pay off), at least 200 ms, and at
+/// most a third of the test's timeout (so a hot location gives up the tree long before the round
+/// could time out).
+fn capture_budget(test: &TestRecord, patches: usize) -> Duration {
+    let half_sequential = patches as f64 * test.millis / 2.0;
+    let ms = half_sequential.clamp(200.0, (test.timeout_ms as f64 / 3.0).max(200.0));
+    Duration::from_millis(ms as u64)
 }
 
 /// How one test ended for one patch; `None` means it passed.
@@ -157,6 +169,7 @@ fn run_tree(
         classpath: classpath.to_vec(),
         test: test.id.clone(),
         patches: patches.iter().map(|&p| p as u32).collect(),
+        capture_budget_ms: capture_budget(test, patches.len()).as_millis() as u64,
     };
     let ids = |line: Option<&String>| -> Vec<usize> {
         line.map(String::as_str)
@@ -185,6 +198,7 @@ fn run_tree(
     let mut attributed = false;
     match done {
         Ok(resp) => {
+            telemetry.captures += resp.lines.get(4).and_then(|c| c.parse().ok()).unwrap_or(0);
             let unstable = resp.lines.get(3).cloned().unwrap_or_default();
             if unstable.is_empty() {
                 let classes = resp.lines.get(2).and_then(|c| c.parse().ok()).unwrap_or(0);
@@ -193,19 +207,30 @@ fn run_tree(
                 telemetry.fallbacks.push(format!("{}: {unstable}", test.id));
             }
         }
-        // A round that hangs after its last decision hangs for every patch of the class it was
-        // following: they changed the state alike at every visit of the location on the way, so
-        // their own runs are this run (the determinism every tree round relies on).
+        // A round that hangs after its last decision may hang for every patch of the class it
+        // was following (they changed the state alike at every visit of the location on the way),
+        // or only because capturing made it slow. The representative runs on its own: when that
+        // run times out too, so do the others (their own runs are that run, by the determinism
+        // every tree round relies on); otherwise its result is its own and the rest of the class
+        // is left undecided.
         Err(PoolError::Timeout(t)) if !following.is_empty() => {
-            telemetry.rounds += 1;
+            telemetry.rounds += 2;
             telemetry.tree_rounds += 1;
+            let rep = following[0];
+            let alone = run_one(worker, classpath, test, rep as i32);
+            let timed_out = matches!(alone, TestResult::Timeout);
             telemetry.fallbacks.push(format!(
-                "{}: a round timed out after {} ms following patches {following:?}: they time out",
+                "{}: a round timed out after {} ms following patches {following:?}; patch {rep} alone {}",
                 test.id,
-                t.as_millis()
+                t.as_millis(),
+                if timed_out { "timed out too: they time out" } else { "did not" }
             ));
-            decided.push((following.clone(), TestResult::Timeout));
-            attributed = true;
+            if timed_out {
+                decided.push((following.clone(), TestResult::Timeout));
+                attributed = true;
+            } else {
+                decided.push((vec![rep], alone));
+            }
         }
         Err(e) => telemetry.fallbacks.push(format!("{}: {e}", test.id)),
     }

@@ -5,9 +5,10 @@
 //! round goes deeper, the class of patches it follows is published (see [`on_narrow`]), so that a
 //! round that hangs can be attributed to that class.
 
-use super::tree::{PatchId, Tree, Unstable};
+use super::tree::{Enter, PatchId, Tree, Unstable};
 use std::sync::Mutex;
 use std::thread::ThreadId;
+use std::time::{Duration, Instant};
 
 enum Mode {
     Sequential(i32),
@@ -18,6 +19,13 @@ enum Mode {
         unstable: Option<String>,
         /// Size of the class last published in this round.
         published: usize,
+        /// This round runs one patch from here on (see `Enter::Direct`).
+        direct: Option<PatchId>,
+        /// Time spent capturing (from `begin` to `decide`) over all rounds of this tree, and the
+        /// most it may take before the test's undecided patches go sequential.
+        captured: Duration,
+        capture_started: Option<Instant>,
+        budget: Duration,
     },
 }
 
@@ -44,8 +52,10 @@ pub fn sequential(patch: i32) {
     with(|m| *m = Mode::Sequential(patch));
 }
 
-/// Starts a tree over `patches` for the next rounds of one test.
-pub fn tree(patches: Vec<PatchId>) {
+/// Starts a tree over `patches` for the next rounds of one test; capturing may take `budget` in
+/// all (a hot location captures at every visit: past the budget, running the patches one by one
+/// is cheaper, and the tree is given up).
+pub fn tree(patches: Vec<PatchId>, budget: Duration) {
     with(|m| {
         *m = Mode::Tree {
             tree: Tree::new(patches),
@@ -53,8 +63,20 @@ pub fn tree(patches: Vec<PatchId>) {
             thread: None,
             unstable: None,
             published: usize::MAX,
+            direct: None,
+            captured: Duration::ZERO,
+            capture_started: None,
+            budget,
         }
     });
+}
+
+/// `Rt.round`: the number of the current tree round (0 outside trees).
+pub fn round() -> u64 {
+    with(|m| match m {
+        Mode::Tree { tree, .. } => tree.rounds,
+        Mode::Sequential(_) => 0,
+    })
 }
 
 /// A tree is active and another round is needed.
@@ -68,12 +90,16 @@ pub fn start_round() {
             tree,
             thread,
             published,
+            direct,
+            capture_started,
             ..
         } = m
         {
             tree.start_round();
             *thread = None;
             *published = usize::MAX; // the first decision of a round is always published
+            *direct = None;
+            *capture_started = None;
         }
     })
 }
@@ -92,11 +118,11 @@ pub fn finish_round() -> Result<Vec<PatchId>, Unstable> {
     })
 }
 
-/// (rounds, classes) of the current tree.
-pub fn counts() -> (u64, usize) {
+/// (rounds, classes, patch captures) of the current tree.
+pub fn counts() -> (u64, usize, u64) {
     with(|m| match m {
-        Mode::Tree { tree, .. } => (tree.rounds, tree.classes()),
-        Mode::Sequential(_) => (0, 0),
+        Mode::Tree { tree, .. } => (tree.rounds, tree.classes(), tree.captures),
+        Mode::Sequential(_) => (0, 0, 0),
     })
 }
 
@@ -106,10 +132,14 @@ fn mark(unstable: &mut Option<String>, why: String) {
 
 // ---- called from the natives -------------------------------------------------------------------
 
-/// `Rt.choose`: the patch of a sequential round; in an unstable tree round, any patch to finish it.
+/// `Rt.choose`: the patch of a sequential round; the patch a tree round runs directly; in an
+/// unstable tree round, any patch to finish it.
 pub fn choose() -> i32 {
     with(|m| match m {
         Mode::Sequential(p) => *p,
+        Mode::Tree {
+            direct: Some(p), ..
+        } => *p as i32,
         Mode::Tree { capture, tree, .. } => capture
             .first()
             .copied()
@@ -123,7 +153,8 @@ pub fn is_tree() -> bool {
     with(|m| matches!(m, Mode::Tree { unstable: None, .. }))
 }
 
-/// `Rt.begin`: how many patches to capture, or -1.
+/// `Rt.begin`: how many patches to capture, -1 (unstable: take the sequential path), or -2 (run
+/// the patch `choose` names, without capture).
 pub fn begin() -> i32 {
     let me = std::thread::current().id();
     with(|m| match m {
@@ -132,6 +163,10 @@ pub fn begin() -> i32 {
             capture,
             thread,
             unstable,
+            direct,
+            captured,
+            capture_started,
+            budget,
             ..
         } => {
             if unstable.is_some() {
@@ -141,10 +176,26 @@ pub fn begin() -> i32 {
                 mark(unstable, "the location was reached from two threads".into());
                 return -1;
             }
+            if *captured > *budget {
+                mark(
+                    unstable,
+                    format!(
+                        "capturing took {} ms, over the budget of {} ms (a hot location)",
+                        captured.as_millis(),
+                        budget.as_millis()
+                    ),
+                );
+                return -1;
+            }
             match tree.enter() {
-                Ok(list) => {
+                Ok(Enter::Capture(list)) => {
                     *capture = list;
+                    *capture_started = Some(Instant::now());
                     capture.len() as i32
+                }
+                Ok(Enter::Direct(p)) => {
+                    *direct = Some(p);
+                    -2
                 }
                 Err(e) => {
                     mark(unstable, e.0);
@@ -185,8 +236,13 @@ pub fn decide() -> i32 {
             capture,
             unstable,
             published,
+            captured,
+            capture_started,
             ..
         } => {
+            if let Some(t) = capture_started.take() {
+                *captured += t.elapsed();
+            }
             let fallback = capture.first().map(|p| *p as i32).unwrap_or(-1);
             if unstable.is_some() {
                 return (fallback, None);

@@ -25,6 +25,26 @@ struct Node {
     edges: Vec<(Change, usize)>,
     /// Whether this subtree still holds a not-visited node (kept up to date on the path).
     open: bool,
+    /// The change of the representative (`patches[0]`) at the parent, as it reads when captured
+    /// alone: what a later round's capture of it must reproduce.
+    rep_change: Change,
+}
+
+/// The two readings of a captured change (see `Rt.key`): `merge` numbers the objects it holds in
+/// order of first sight among all captures of the visit (equal only for the very same objects),
+/// `alone` as if the capture had been the only one (what a later round, which captures only the
+/// representative, reports). They differ only when the change holds references.
+fn readings(change: &str) -> (&str, &str) {
+    change.split_once('\0').unwrap_or((change, change))
+}
+
+/// What to do at a visit of the location.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Enter {
+    /// Capture these patches (all of a node on its first visit, else the representative to follow).
+    Capture(Vec<PatchId>),
+    /// The round follows a single patch from here on: run it, nothing left to tell apart.
+    Direct(PatchId),
 }
 
 /// An observation that contradicts the tree: the test is not stable enough to deduplicate.
@@ -61,8 +81,12 @@ pub struct Tree {
     path: Vec<usize>,
     visit: Visit,
     in_round: bool,
+    /// Set when this round reached a node of a single patch: it runs that patch to the end.
+    direct: Option<PatchId>,
     /// Rounds started so far.
     pub rounds: u64,
+    /// Patch captures so far (all rounds).
+    pub captures: u64,
 }
 
 impl Tree {
@@ -73,11 +97,14 @@ impl Tree {
                 patches,
                 edges: vec![],
                 open: true,
+                rep_change: Change::new(),
             }],
             path: vec![0],
             visit: Visit::Idle,
             in_round: false,
+            direct: None,
             rounds: 0,
+            captures: 0,
         }
     }
 
@@ -95,13 +122,17 @@ impl Tree {
         self.path.truncate(1);
         self.visit = Visit::Idle;
         self.in_round = true;
+        self.direct = None;
         self.rounds += 1;
     }
 
-    /// The test reached the patched location: the patches to capture now.
-    pub fn enter(&mut self) -> Result<Vec<PatchId>, Unstable> {
+    /// The test reached the patched location: the patches to capture now, or the one patch to run.
+    pub fn enter(&mut self) -> Result<Enter, Unstable> {
         if !self.in_round {
             return Err(Unstable("the location was reached outside a round".into()));
+        }
+        if let Some(p) = self.direct {
+            return Ok(Enter::Direct(p));
         }
         if !matches!(self.visit, Visit::Idle) {
             return Err(Unstable(
@@ -111,32 +142,42 @@ impl Tree {
         let cur = self.cur();
         let node = &self.nodes[cur];
         match node.status {
+            // A class of one patch cannot split: every change the patch makes from here on is its
+            // own, so it runs as in a round of its own (no capture, no replay).
+            Status::NotVisited if node.patches.len() == 1 => {
+                let p = node.patches[0];
+                self.direct = Some(p);
+                Ok(Enter::Direct(p))
+            }
             Status::NotVisited => {
+                self.captures += node.patches.len() as u64;
                 self.visit = Visit::Explore {
                     node: cur,
                     reported: Vec::with_capacity(node.patches.len()),
                 };
-                Ok(node.patches.clone())
+                Ok(Enter::Capture(node.patches.clone()))
             }
             Status::Visited => {
-                let Some((change, child)) = node
+                let Some(child) = node
                     .edges
                     .iter()
-                    .find(|(_, c)| self.nodes[*c].open)
-                    .cloned()
+                    .map(|(_, c)| *c)
+                    .find(|c| self.nodes[*c].open)
                 else {
                     return Err(Unstable(
                         "reached a node whose subtree is fully explored".into(),
                     ));
                 };
                 let representative = self.nodes[child].patches[0];
+                let expected = self.nodes[child].rep_change.clone();
+                self.captures += 1;
                 self.visit = Visit::Follow {
                     child,
-                    expected: change,
+                    expected,
                     representative,
                     reported: None,
                 };
-                Ok(vec![representative])
+                Ok(Enter::Capture(vec![representative]))
             }
             Status::Finished => Err(Unstable(
                 "the test went on past a state where it had finished".into(),
@@ -178,7 +219,8 @@ impl Tree {
                     return Err(Unstable("not every patch was captured".into()));
                 }
                 for (patch, change) in reported {
-                    match self.nodes[node].edges.iter().find(|(c, _)| *c == change) {
+                    let (merge, alone) = readings(&change);
+                    match self.nodes[node].edges.iter().find(|(c, _)| c == merge) {
                         Some(&(_, child)) => self.nodes[child].patches.push(patch),
                         None => {
                             let child = self.nodes.len();
@@ -187,8 +229,9 @@ impl Tree {
                                 patches: vec![patch],
                                 edges: vec![],
                                 open: true,
+                                rep_change: alone.to_string(),
                             });
-                            self.nodes[node].edges.push((change, child));
+                            self.nodes[node].edges.push((merge.to_string(), child));
                         }
                     }
                 }
@@ -203,7 +246,7 @@ impl Tree {
                 representative,
                 reported,
             } => match reported {
-                Some(c) if c == expected => {
+                Some(c) if readings(&c).1 == expected => {
                     self.path.push(child);
                     Ok(representative)
                 }
@@ -337,10 +380,18 @@ mod tests {
                 let mut path: Vec<String> = vec![];
                 let mut class_size = n;
                 while p.visits(&path) {
-                    for patch in tree.enter().unwrap() {
-                        tree.report(patch, p.change(patch as usize, &path)).unwrap();
-                    }
-                    let rep = tree.choose().unwrap();
+                    let rep = match tree.enter().unwrap() {
+                        Enter::Capture(list) => {
+                            for patch in list {
+                                tree.report(patch, p.change(patch as usize, &path)).unwrap();
+                            }
+                            tree.choose().unwrap()
+                        }
+                        Enter::Direct(patch) => {
+                            prop_assert_eq!(tree.current_class(), &[patch][..]);
+                            patch
+                        }
+                    };
                     path.push(p.change(rep as usize, &path));
                     // The class followed (what a hanging round is attributed to) shrinks along
                     // the path and holds exactly patches whose own runs share the path so far.
@@ -371,23 +422,24 @@ mod tests {
     fn contradictions_are_reported() {
         let mut t = Tree::new(vec![0, 1]);
         t.start_round();
-        assert_eq!(t.enter().unwrap(), vec![0, 1]);
+        assert_eq!(t.enter().unwrap(), Enter::Capture(vec![0, 1]));
         t.report(0, "a".into()).unwrap();
         t.report(1, "b".into()).unwrap();
         assert_eq!(t.choose().unwrap(), 0);
         assert_eq!(t.finish_round().unwrap(), vec![0]);
         // Second round: the representative of the remaining child now behaves differently.
         t.start_round();
-        assert_eq!(t.enter().unwrap(), vec![1]);
+        assert_eq!(t.enter().unwrap(), Enter::Capture(vec![1]));
         t.report(1, "z".into()).unwrap();
         assert!(t.choose().is_err());
-        // A round that ends at a visited node is unstable.
-        let mut t = Tree::new(vec![0]);
+        // A node of one patch is not captured: the round runs that patch from there on.
+        let mut t = Tree::new(vec![4]);
         t.start_round();
-        t.enter().unwrap();
-        t.report(0, "a".into()).unwrap();
-        t.choose().unwrap();
-        t.finish_round().unwrap();
+        assert_eq!(t.enter().unwrap(), Enter::Direct(4));
+        assert_eq!(t.enter().unwrap(), Enter::Direct(4));
+        assert_eq!(t.finish_round().unwrap(), vec![4]);
+        assert_eq!(t.captures, 0);
+        assert!(!t.unexplored());
         let mut t2 = Tree::new(vec![0, 1]);
         t2.start_round();
         t2.enter().unwrap();
@@ -398,9 +450,31 @@ mod tests {
         t2.start_round();
         assert!(t2.finish_round().is_err(), "ended at the visited root");
         // Re-entrance while capturing.
-        let mut t3 = Tree::new(vec![0]);
+        let mut t3 = Tree::new(vec![0, 1]);
         t3.start_round();
         t3.enter().unwrap();
         assert!(t3.enter().is_err());
+    }
+
+    /// Patches group by the merge reading of their change (objects numbered across the visit), and
+    /// a later round checks the representative against the reading it gets when captured alone.
+    #[test]
+    fn references_group_by_identity_and_check_alone() {
+        let mut t = Tree::new(vec![0, 1, 2]);
+        t.start_round();
+        assert_eq!(t.enter().unwrap(), Enter::Capture(vec![0, 1, 2]));
+        // 0 and 2 hold the same object, 1 an equal but distinct one.
+        t.report(0, "S1:a#0".into()).unwrap();
+        t.report(1, "S1:a#1\0S1:a#0".into()).unwrap();
+        t.report(2, "S1:a#0".into()).unwrap();
+        assert_eq!(t.choose().unwrap(), 0);
+        assert_eq!(t.current_class(), &[0, 2][..]);
+        assert_eq!(t.finish_round().unwrap(), vec![0, 2]);
+        t.start_round();
+        assert_eq!(t.enter().unwrap(), Enter::Capture(vec![1]));
+        t.report(1, "S1:a#0".into()).unwrap();
+        assert_eq!(t.choose().unwrap(), 1);
+        assert_eq!(t.finish_round().unwrap(), vec![1]);
+        assert!(!t.unexplored());
     }
 }

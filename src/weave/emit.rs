@@ -185,6 +185,7 @@ pub fn stub(
     outs: &[&Local],
     site_id: u32,
     terminal: bool,
+    class_name: Option<&str>,
 ) -> String {
     let has_result = site.return_type != "void";
     let mut cases = String::new();
@@ -201,7 +202,7 @@ pub fn stub(
         (String::new(), String::new())
     } else {
         (
-            tree_capture(site, &in_tree, outs, site_id),
+            tree_capture(site, &in_tree, outs, site_id, class_name),
             "if (__pv_tree) { if (__pv_e != null) throw patchval.agent.Rt.rethrow(__pv_e); } else\n".to_string(),
         )
     };
@@ -301,19 +302,37 @@ fn call_args(site: &Site, p: &WovenPatch) -> String {
         .collect()
 }
 
-/// How generated code names a field of the enclosing class.
-fn field_ref(f: &Field) -> String {
-    if f.is_static {
-        f.name.clone()
+/// How generated code names a field of the enclosing class: always qualified (`Class.f`,
+/// `this.f`), because the stub sits where a local or parameter of the same name may be in scope.
+fn field_ref(f: &Field, class_name: Option<&str>) -> String {
+    match (f.is_static, class_name) {
+        (true, Some(class)) => format!("{class}.{}", f.name),
+        // `Plan::enable_tree` keeps patches assigning static fields out of the tree then.
+        (true, None) => unreachable!("static field `{}` without a class name", f.name),
+        (false, _) => format!("this.{}", f.name),
+    }
+}
+
+/// Whether a slot of this declared type holds a primitive (compared by value in the key) rather
+/// than a reference (compared by identity as well: `==` can tell equal boxes and strings apart).
+fn kind_of(ty: &str) -> char {
+    if boxed(ty) != ty {
+        'p'
     } else {
-        format!("this.{}", f.name)
+        'r'
     }
 }
 
 /// The capture component of the tree-eligible patches (and the replay of the chosen capture):
 /// every patch the tree asks for runs with its fields snapshotted and restored, its change is
 /// reported as a canonical key, and the change of the patch the tree picks is applied.
-fn tree_capture(site: &Site, patches: &[&WovenPatch], outs: &[&Local], site_id: u32) -> String {
+fn tree_capture(
+    site: &Site,
+    patches: &[&WovenPatch],
+    outs: &[&Local],
+    site_id: u32,
+    class_name: Option<&str>,
+) -> String {
     let mut fields: Vec<&Field> = Vec::new();
     for p in patches {
         for f in p.tree.unwrap_or_default() {
@@ -324,15 +343,18 @@ fn tree_capture(site: &Site, patches: &[&WovenPatch], outs: &[&Local], site_id: 
     }
     let fields_read = fields
         .iter()
-        .map(|f| field_ref(f))
+        .map(|f| field_ref(f, class_name))
         .collect::<Vec<_>>()
         .join(", ");
+    let field_kinds: String = fields.iter().map(|f| kind_of(&f.ty)).collect();
+    let local_kinds: String = outs.iter().map(|o| kind_of(&o.ty)).collect();
     let mut restore = String::new();
     let mut replay = String::new();
     for (i, f) in fields.iter().enumerate() {
         let b = boxed(&f.ty);
-        restore.push_str(&format!("{} = ({b}) __pv_fs[{i}];\n", field_ref(f)));
-        replay.push_str(&format!("{} = ({b}) __pv_cf[__pv_j][{i}];\n", field_ref(f)));
+        let r = field_ref(f, class_name);
+        restore.push_str(&format!("{r} = ({b}) __pv_fs[{i}];\n"));
+        replay.push_str(&format!("{r} = ({b}) __pv_cf[__pv_j][{i}];\n"));
     }
     let prefill: String = outs
         .iter()
@@ -369,6 +391,16 @@ fn tree_capture(site: &Site, patches: &[&WovenPatch], outs: &[&Local], site_id: 
             ("fields_restore", &restore),
             ("result_replay", &result_replay),
             ("fields_replay", &replay),
+            (
+                "result_primitive",
+                if has_result && kind_of(&site.return_type) == 'p' {
+                    "true"
+                } else {
+                    "false"
+                },
+            ),
+            ("local_kinds", &local_kinds),
+            ("field_kinds", &field_kinds),
         ],
     )
 }

@@ -58,6 +58,9 @@ pub struct Plan {
     pub tree: Vec<Result<Vec<eligible::Field>, String>>,
     /// The file's package (`""` for the default package).
     package: String,
+    /// The simple name of the class declaring the enclosing method (set by `enable_tree`): static
+    /// fields are named through it, so a local of the same name cannot capture the reference.
+    class_name: Option<String>,
 }
 
 /// Which generated member a line belongs to.
@@ -144,6 +147,7 @@ pub fn plan(src: &str, range: Range<usize>, patches: &[String]) -> Result<Plan, 
         excluded,
         tree,
         package,
+        class_name: None,
     })
 }
 
@@ -247,6 +251,11 @@ impl Plan {
             .and_then(|body| body.parent())
             .and_then(|class| class.child_by_field_name("name"))
             .map(|n| self.src[n.byte_range()].to_string());
+        // Generated code names a static field `Class.field`: that needs a class name that no
+        // local hides (an anonymous class has none).
+        let nameable = class_name
+            .as_ref()
+            .is_some_and(|c| !self.site.locals.iter().any(|l| &l.name == c));
         for i in 0..self.statements.len() {
             self.tree[i] = match &self.excluded[i] {
                 Some(why) => Err(format!("not woven: {why}")),
@@ -256,9 +265,17 @@ impl Plan {
                     &fields,
                     class_name.as_deref(),
                     pure,
-                ),
+                )
+                .and_then(|assigned| match assigned.iter().find(|f| f.is_static) {
+                    Some(f) if !nameable => Err(format!(
+                        "it assigns static field `{}` of a class that cannot be named here",
+                        f.name
+                    )),
+                    _ => Ok(assigned),
+                }),
             };
         }
+        self.class_name = class_name;
     }
 
     /// Indices of patches that can be woven.
@@ -293,7 +310,14 @@ impl Plan {
             .collect();
         let outs = emit::outs(&self.site, &woven);
         let site = &self.site;
-        let stub = emit::stub(site, &woven, &outs, site_id, terminal);
+        let stub = emit::stub(
+            site,
+            &woven,
+            &outs,
+            site_id,
+            terminal,
+            self.class_name.as_deref(),
+        );
         let mut text = String::with_capacity(self.src.len() * 2);
         text.push_str(&self.src[..site.target.start]);
         text.push_str(&stub);

@@ -3,6 +3,8 @@
 // encode a captured state change canonically and replay a captured exception.
 package patchval.agent;
 
+import java.util.IdentityHashMap;
+
 public final class Rt {
     private Rt() {}
 
@@ -12,7 +14,7 @@ public final class Rt {
     /** True when this round explores the state-transition tree (implemented in Rust). */
     public static native boolean tree(int site);
 
-    /** Tree rounds: the location is reached; returns how many patches to capture, or -1 if unstable. */
+    /** Tree rounds: how many patches to capture at this visit, -1 if unstable, -2 to run the chosen patch directly. */
     public static native int begin(int site);
 
     /** Tree rounds: the k-th patch to capture at this visit. */
@@ -29,55 +31,208 @@ public final class Rt {
         return slots[i] == slots;
     }
 
+    /** Tree rounds: the number of the current round (a new round forgets what earlier ones saw). */
+    public static native long round(int site);
+
+    /** Objects seen at the current visit of the location, numbered in order of first sight. */
+    private static final IdentityHashMap<Object, Integer> VISIT = new IdentityHashMap<>();
+
+    /** Exceptions that came out of a capture in the current round (they are not fresh any more). */
+    private static final IdentityHashMap<Object, Boolean> ROUND_SEEN = new IdentityHashMap<>();
+
+    private static long lastRound = Long.MIN_VALUE;
+
     /**
-     * The canonical text of a state change: control code, result, exception class and message,
-     * then every carried value. Floating point compares by bit pattern; strings are length-prefixed.
+     * Tree rounds: the location is reached. Starts a visit (objects are numbered anew) and asks Rust
+     * how many patches to capture: n >= 0 captures, -1 unstable, -2 run the chosen patch directly.
      */
-    public static String key(int control, Object result, Throwable thrown, Object[] locals, Object[] fields) {
-        StringBuilder b = new StringBuilder(64);
-        b.append(control).append('|');
-        value(b, result);
-        b.append('|');
-        if (thrown != null) {
-            String m;
-            try {
-                m = thrown.getMessage();
-            } catch (Throwable t) {
-                m = "<message threw " + t.getClass().getName() + ">";
-            }
-            b.append(thrown.getClass().getName()).append(':');
-            value(b, m);
+    public static int enter(int site) {
+        VISIT.clear();
+        long r = round(site);
+        if (r != lastRound) {
+            lastRound = r;
+            ROUND_SEEN.clear();
         }
-        b.append('|');
-        for (int i = 0; i < locals.length; i++) {
-            if (locals[i] == locals) b.append('U'); else value(b, locals[i]);
-            b.append(',');
-        }
-        b.append('|');
-        for (Object f : fields) {
-            value(b, f);
-            b.append(',');
-        }
-        return b.toString();
+        return begin(site);
     }
 
+    /**
+     * The canonical text of one capture's state change, compared by Rust to group patches.
+     * {@code localKinds}/{@code fieldKinds} say per slot whether it holds a primitive ('p', compared
+     * by value) or a reference ('r', compared by identity: objects are numbered in order of first
+     * sight at this visit, so two captures agree only on the very same object). A thrown exception
+     * created by the patch during this capture is compared by everything a test can read of it
+     * (class, message, cause, suppressed, fields, frames above the patch); any other exception by
+     * identity. No user code runs: an exception class overriding a method read here is compared by
+     * identity. When the capture's numbering differs from the one it gets alone (as on a later
+     * round, where only the representative is captured), both are returned, separated by NUL: the
+     * first groups patches, the second checks the representative on later rounds.
+     */
+    public static String key(int control, Object result, boolean resultPrimitive, Throwable thrown,
+            Object[] locals, String localKinds, Object[] fields, String fieldKinds, int patch) {
+        java.util.List<Throwable> fresh = new java.util.ArrayList<>();
+        String merge = encode(VISIT, fresh, control, result, resultPrimitive, thrown, locals, localKinds,
+                fields, fieldKinds, patch);
+        String alone = encode(new IdentityHashMap<>(), null, control, result, resultPrimitive, thrown,
+                locals, localKinds, fields, fieldKinds, patch);
+        for (Throwable t : fresh) ROUND_SEEN.put(t, Boolean.TRUE);
+        if (thrown != null) ROUND_SEEN.put(thrown, Boolean.TRUE);
+        return merge.equals(alone) ? merge : merge + '\0' + alone;
+    }
+
+    private static String encode(IdentityHashMap<Object, Integer> seen, java.util.List<Throwable> fresh,
+            int control, Object result, boolean resultPrimitive, Throwable thrown, Object[] locals,
+            String localKinds, Object[] fields, String fieldKinds, int patch) {
+        Keyer k = new Keyer(seen, fresh, patch);
+        k.b.append(control).append('|');
+        k.slot(result, resultPrimitive);
+        k.b.append('|');
+        if (thrown != null) k.exception(thrown, 0);
+        k.b.append('|');
+        for (int i = 0; i < locals.length; i++) {
+            if (locals[i] == locals) k.b.append('U'); else k.slot(locals[i], localKinds.charAt(i) == 'p');
+            k.b.append(',');
+        }
+        k.b.append('|');
+        for (int i = 0; i < fields.length; i++) {
+            k.slot(fields[i], fieldKinds.charAt(i) == 'p');
+            k.b.append(',');
+        }
+        return k.b.toString();
+    }
+
+    /** Which exception classes override a method the key reads (then their objects key by identity). */
+    private static final ClassValue<Boolean> PLAIN_THROWABLE = new ClassValue<Boolean>() {
+        @Override
+        protected Boolean computeValue(Class<?> c) {
+            try {
+                for (String m : new String[] {"getMessage", "getLocalizedMessage", "getCause", "getStackTrace"}) {
+                    if (c.getMethod(m).getDeclaringClass() != Throwable.class) return Boolean.FALSE;
+                }
+                return Boolean.TRUE;
+            } catch (Throwable t) {
+                return Boolean.FALSE;
+            }
+        }
+    };
+
+    /** One encoding pass over a capture. */
+    private static final class Keyer {
+        final StringBuilder b = new StringBuilder(64);
+        final IdentityHashMap<Object, Integer> seen;
+        final java.util.List<Throwable> fresh;
+        final String unit;
+
+        /** Fresh exceptions met in this capture, numbered for references back to them. */
+        final IdentityHashMap<Object, Integer> freshHere = new IdentityHashMap<>();
+
+        Keyer(IdentityHashMap<Object, Integer> seen, java.util.List<Throwable> fresh, int patch) {
+            this.seen = seen;
+            this.fresh = fresh;
+            this.unit = "__pv_p" + patch;
+        }
+
+        void identity(Object v) {
+            Integer n = seen.get(v);
+            if (n == null) {
+                n = seen.size();
+                seen.put(v, n);
+            }
+            b.append('#').append(n);
+        }
+
+        /** A slot: by value when it holds a primitive, else by value and identity. */
+        void slot(Object v, boolean primitive) {
+            if (v == null) {
+                b.append('N');
+            } else if (v instanceof Throwable) {
+                exception((Throwable) v, 0);
+            } else if (v instanceof Enum) {
+                b.append('E').append(v.getClass().getName()).append('.').append(((Enum<?>) v).name());
+            } else {
+                value(b, v);
+                if (!primitive) identity(v);
+            }
+        }
+
+        void exception(Throwable t, int depth) {
+            Integer back = freshHere.get(t);
+            if (back != null) {
+                b.append("T^").append(back);
+                return;
+            }
+            if (depth > 8 || seen.containsKey(t) || !isFresh(t)) {
+                b.append('X');
+                identity(t);
+                return;
+            }
+            // Created by this capture: nothing else refers to it, so it is known by its contents.
+            if (fresh != null) fresh.add(t);
+            freshHere.put(t, freshHere.size());
+            Class<?> c = t.getClass();
+            b.append("T{").append(c.getName()).append(";m=");
+            slot(t.getMessage(), false);
+            b.append(";c=");
+            Throwable cause = t.getCause();
+            if (cause == null) b.append('N'); else exception(cause, depth + 1);
+            b.append(";s=");
+            for (Throwable s : t.getSuppressed()) {
+                exception(s, depth + 1);
+                b.append(',');
+            }
+            b.append(";f=");
+            for (Class<?> k = c; k != Throwable.class && k != null; k = k.getSuperclass()) {
+                for (java.lang.reflect.Field f : k.getDeclaredFields()) {
+                    if (java.lang.reflect.Modifier.isStatic(f.getModifiers())) continue;
+                    Object v;
+                    try {
+                        f.setAccessible(true);
+                        v = f.get(t);
+                    } catch (Throwable e) {
+                        // A field this runtime may not read: the object counts by identity alone.
+                        b.append('?');
+                        identity(t);
+                        continue;
+                    }
+                    b.append(f.getName()).append('=');
+                    slot(v, f.getType().isPrimitive());
+                    b.append(',');
+                }
+            }
+            b.append(";t=");
+            for (StackTraceElement e : t.getStackTrace()) {
+                if (e.getMethodName().equals(unit)) break;
+                b.append(e.getClassName()).append('.').append(e.getMethodName()).append(':')
+                        .append(e.getLineNumber()).append(',');
+            }
+            b.append('}');
+        }
+
+        /** Created during this capture, inside this patch's unit, and never seen in this round before. */
+        private boolean isFresh(Throwable t) {
+            if (ROUND_SEEN.containsKey(t) || !PLAIN_THROWABLE.get(t.getClass())) return false;
+            for (StackTraceElement e : t.getStackTrace()) {
+                if (e.getMethodName().equals(unit)) return true;
+            }
+            return false;
+        }
+    }
+
+    /** The value of a JDK value object (a wrapper or a string); 'O' for anything else. No user code runs. */
     private static void value(StringBuilder b, Object v) {
-        if (v == null) {
-            b.append('N');
-        } else if (v instanceof String) {
+        Class<?> c = v.getClass();
+        if (c == String.class) {
             String s = (String) v;
             b.append('S').append(s.length()).append(':').append(s);
-        } else if (v instanceof Double) {
+        } else if (c == Double.class) {
             b.append('D').append(Double.doubleToRawLongBits((Double) v));
-        } else if (v instanceof Float) {
+        } else if (c == Float.class) {
             b.append('F').append(Float.floatToRawIntBits((Float) v));
-        } else if (v instanceof Number || v instanceof Boolean || v instanceof Character) {
-            b.append(v.getClass().getSimpleName().charAt(0)).append(v);
-        } else if (v instanceof Enum) {
-            b.append('E').append(v.getClass().getName()).append('.').append(((Enum<?>) v).name());
+        } else if (c == Integer.class || c == Long.class || c == Short.class || c == Byte.class
+                || c == Boolean.class || c == Character.class) {
+            b.append(c.getSimpleName().charAt(0)).append(v);
         } else {
-            // Not a value type: identity only, so distinct objects never look equal.
-            b.append('O').append(System.identityHashCode(v));
+            b.append('O');
         }
     }
 
