@@ -410,12 +410,14 @@ enum Kind {
     Null,
     /// A reference of this declared (simple) type: converted by its `toString()`.
     Ref(String),
+    /// Returned by a method of a final JDK value class: maybe a string, converted by JDK code.
+    Jdk,
     Unknown,
 }
 
 impl Kind {
     fn may_be_string(&self) -> bool {
-        matches!(self, Kind::String | Kind::Unknown)
+        matches!(self, Kind::String | Kind::Jdk | Kind::Unknown)
     }
     /// Whether converting it to a string may call a `toString()` that is not final JDK code.
     fn may_call_to_string(&self) -> bool {
@@ -491,27 +493,43 @@ fn kind_of(src: &str, n: Node, names: &Names) -> Kind {
             }
         }
         "method_invocation" => {
-            let math = n
-                .child_by_field_name("object")
-                .map(|o| text(src, o))
-                .is_some_and(|o| matches!(o, "Math" | "StrictMath" | "java.lang.Math"))
-                && n.child_by_field_name("object")
-                    .is_some_and(|o| !names.is_variable(text(src, o)));
-            if math {
-                Kind::Value
-            } else {
-                Kind::Unknown
+            let Some(object) = n.child_by_field_name("object") else {
+                return Kind::Unknown;
+            };
+            let class = (object.kind() == "identifier" && !names.is_variable(text(src, object)))
+                .then(|| text(src, object));
+            match (class, kind_of(src, object, names)) {
+                (Some("Math" | "StrictMath"), _) => Kind::Value,
+                // What final JDK value classes return (strings, primitives, arrays, streams of
+                // them) converts to a string through JDK code.
+                (Some(c), _) if JDK_VALUE_CLASSES.contains(&c) => Kind::Jdk,
+                (None, Kind::String | Kind::Value) => Kind::Jdk,
+                _ => Kind::Unknown,
             }
         }
         _ => Kind::Unknown,
     }
 }
 
+/// Final JDK classes whose methods return only strings, primitives, boxed values and arrays or
+/// streams of them.
+const JDK_VALUE_CLASSES: &[&str] = &[
+    "String",
+    "Integer",
+    "Long",
+    "Short",
+    "Byte",
+    "Character",
+    "Boolean",
+    "Float",
+    "Double",
+];
+
 /// A value converted to a string (concatenation, `+=` on a string, an `assert` message, a
 /// one-argument exception constructor): its `toString()` must be pure and closed.
 fn to_string_is_pure(kind: &Kind, pure: PurityOracle) -> Result<(), String> {
     let ok = match kind {
-        Kind::Value | Kind::String | Kind::Null => true,
+        Kind::Value | Kind::String | Kind::Null | Kind::Jdk => true,
         Kind::Ref(ty) => pure.call_is_pure(Some(ty), "toString", 0),
         Kind::Unknown => false,
     };
@@ -618,6 +636,9 @@ mod tests {
                 ("A", "factor"),
                 ("Cfg", "limit"),
                 ("Pure", "toString"),
+                ("String", "trim"),
+                ("String", "valueOf"),
+                ("Integer", "toHexString"),
             ],
             unsafe_classes: vec!["Cfg", "Loud"],
             unsafe_statics: vec!["MAX"],
@@ -677,6 +698,7 @@ mod tests {
             "s += x;",
             "s = s + (x > 0 ? 1 : 2) + (long) y;",
             "y = x + s.length();",
+            "s = s + s.trim() + String.valueOf(x) + Integer.toHexString(y);",
             "throw new IllegalStateException(\"bad \" + x);",
             "assert x > 0 : \"x = \" + x;",
         ] {
@@ -699,7 +721,8 @@ mod tests {
             "s = s + names;",
             "s = \"\" + obj;",
             "s += obj;",
-            "s = s + s.trim();",
+            "s = s + helper2();",
+            "s = s + obj.hashCode();",
             "throw new IllegalStateException(obj);",
             "assert x > 0 : obj;",
         ] {
