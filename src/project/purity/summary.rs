@@ -2,7 +2,7 @@
 //! and closed whatever class of the class path (or generated class) the receiver turns out to
 //! be, and which classes have initialisers with effects.
 
-use super::classfile::{self, InvokeKind, MemberRef, ACC_STATIC, ACC_SYNTHETIC};
+use super::classfile::{self, ACC_ABSTRACT, ACC_PRIVATE, ACC_STATIC, ACC_SYNTHETIC};
 use super::jdk::{jdk, simple_name};
 use super::{arity16, Graph, Openness, Purity};
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -79,9 +79,8 @@ pub(super) fn summarise(g: &Graph, impure: &[bool], init_safe: &[bool]) -> Purit
 }
 
 /// What class `ci` declares or inherits: each method's purity as a call on a receiver of
-/// static type `ci` (through [`Graph::invoke`], which adds every override in a subtype and
-/// generated code where a generator can stand in), its own constructors, and the allowlisted
-/// methods of JDK supertypes, which subtypes on the class path may override.
+/// static type `ci` ([`closed_pure`]), its own constructors, and the allowlisted methods of JDK
+/// supertypes, which subtypes on the class path may override.
 fn class_calls(
     g: &Graph,
     ci: usize,
@@ -96,7 +95,6 @@ fn class_calls(
     let mut record = |name: &str, arity: u16, ok: bool| {
         *out.calls.entry((name.to_string(), arity)).or_insert(true) &= ok;
     };
-    let pure_deps = |deps: &[usize]| deps.iter().all(|&d| !impure[d]);
     let mut types = vec![c.name.as_str()];
     let (mut seen, mut declared) = (HashSet::new(), HashSet::new());
     let mut subtypes: Option<HashSet<&str>> = None;
@@ -120,11 +118,22 @@ fn class_calls(
                     .is_some_and(|cb| p_callback(g, impure, cb));
                 // Subtypes on the class path that override it; the receiver's class itself
                 // declares it when `declared` has it (checked through the graph above).
-                let overridden_impurely = by_arity
-                    .get(&(name, arity))
-                    .into_iter()
-                    .flatten()
-                    .any(|&n| impure[n] && subs.contains(class_of(g, n)));
+                let nodes = by_arity.get(&(name, arity)).map_or(&[][..], |v| v);
+                let overridden_impurely = if subs.len() < nodes.len() {
+                    subs.iter().filter_map(|s| g.by_name.get(s)).any(|&si| {
+                        let methods = &g.classes[si].methods;
+                        methods.iter().enumerate().any(|(mi, m)| {
+                            m.name == name
+                                && m.access & (ACC_STATIC | ACC_PRIVATE | ACC_ABSTRACT) == 0
+                                && classfile::arity(&m.descriptor) == Some(arity)
+                                && impure[g.first[si] + mi]
+                        })
+                    })
+                } else {
+                    nodes
+                        .iter()
+                        .any(|&n| impure[n] && subs.contains(class_of(g, n)))
+                };
                 let open = g.openness == Openness::Redefines
                     || (g.openness == Openness::Subclasses && c.access & classfile::ACC_FINAL == 0)
                     || (g.proxies && c.access & classfile::ACC_INTERFACE != 0);
@@ -141,21 +150,9 @@ fn class_calls(
             if !declared.insert((m.name.as_str(), m.descriptor.as_str())) {
                 continue;
             }
-            let kind = if own_constructor {
-                InvokeKind::Special
-            } else if m.access & ACC_STATIC != 0 {
-                InvokeKind::Static
-            } else {
-                InvokeKind::Virtual
-            };
-            let target = MemberRef {
-                owner: c.name.clone(),
-                name: m.name.clone(),
-                descriptor: m.descriptor.clone(),
-            };
-            let mut deps = Vec::new();
-            g.invoke(kind, &target, &mut deps);
-            record(&m.name, arity16(&m.descriptor), pure_deps(&deps));
+            let subs = subtypes.get_or_insert_with(|| all_subtypes(g, ci));
+            let ok = closed_pure(g, ci, m, own_constructor, impure, subs);
+            record(&m.name, arity16(&m.descriptor), ok);
         }
         types.extend(
             tc.super_name
@@ -166,6 +163,66 @@ fn class_calls(
     }
     out.complete = complete;
     out
+}
+
+/// Whether a call of `m` (declared by class `ci` or a supertype) on a receiver of static type
+/// `ci` runs only pure code: the declaration it resolves to and every override in a subtype
+/// (what [`Graph::invoke`] depends on, with early exits), and no generated code.
+fn closed_pure(
+    g: &Graph,
+    ci: usize,
+    m: &classfile::Method,
+    own_constructor: bool,
+    impure: &[bool],
+    subs: &HashSet<&str>,
+) -> bool {
+    let c = &g.classes[ci];
+    let (name, descriptor) = (m.name.as_str(), m.descriptor.as_str());
+    let pure = |nodes: &[usize]| nodes.iter().all(|&n| !impure[n]);
+    let mut resolved = Vec::new();
+    if own_constructor {
+        resolved.extend(g.declared(ci, name, descriptor));
+    } else {
+        g.resolve(&c.name, name, descriptor, &mut resolved);
+    }
+    if resolved.is_empty() || !pure(&resolved) {
+        return false;
+    }
+    if g.openness == Openness::Redefines {
+        return false;
+    }
+    if own_constructor || m.access & ACC_STATIC != 0 {
+        return true;
+    }
+    if g.open(ci, &resolved) {
+        return false;
+    }
+    if c.access & classfile::ACC_INTERFACE != 0 {
+        // An implementing class may inherit the method from a superclass that is no subtype.
+        let mut out = Vec::new();
+        subs.iter().all(|sub| {
+            out.clear();
+            g.resolve(sub, name, descriptor, &mut out);
+            pure(&out)
+        })
+    } else {
+        // Every subclass's superclass chain runs through `ci`: an override in a subtype is
+        // what can run instead of the resolved declaration.
+        let overriders = g.overriders.get(&(name, descriptor)).map_or(&[][..], |v| v);
+        if subs.len() < overriders.len() {
+            subs.iter().all(|sub| {
+                let declared = g
+                    .by_name
+                    .get(sub)
+                    .and_then(|&si| g.declared(si, name, descriptor));
+                declared.is_none_or(|n| !impure[n])
+            })
+        } else {
+            overriders
+                .iter()
+                .all(|&o| !impure[o] || !subs.contains(class_of(g, o)))
+        }
+    }
 }
 
 fn callable(m: &classfile::Method) -> bool {
