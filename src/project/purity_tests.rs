@@ -240,10 +240,11 @@ fn main_and_tests(
 ) -> (tempfile::TempDir, Purity, Purity) {
     let dir = compile(main);
     let classes = dir.path().join("classes");
-    let test_dir = crate::project::classfile::tests::compile_with(tests, &[classes.clone()]);
+    let test_dir =
+        crate::project::classfile::tests::compile_with(tests, std::slice::from_ref(&classes));
     let test_classes = test_dir.path().join("classes");
     std::fs::rename(&test_classes, dir.path().join("test-classes")).unwrap();
-    let main_only = scan(&[classes.clone()]).unwrap();
+    let main_only = scan(std::slice::from_ref(&classes)).unwrap();
     let with_tests = scan(&[classes, dir.path().join("test-classes")]).unwrap();
     (dir, main_only, with_tests)
 }
