@@ -16,8 +16,10 @@ mod jdk;
 mod summary;
 use jdk::{callbacks, jdk, jdk_verdict, Callback, JdkEntry};
 
-/// The result of the analysis, compact enough to persist in the work dir.
+/// The result of the analysis, compact enough to persist in the work dir. A work dir written
+/// before a field existed reads it empty: every call impure, until `init` runs again.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct Purity {
     /// `(method name, arity, simple class name)`, sorted: a call of that name and arity on a
     /// receiver whose static type is a class of that simple name (every such class on the class
