@@ -95,7 +95,7 @@ pub fn schemata(
     let technique = match weave::plan(&set.original_text(), set.unpatched_range(), &set.patches) {
         Ok(mut plan) => {
             if ctx.dedup {
-                plan.enable_tree(&|q, name, arity| ctx.state.purity.call_is_pure(q, name, arity));
+                plan.enable_tree(&ctx.state.purity);
             }
             v.woven(ctx, worker, worker_id, set, &plan);
             "schemata"

@@ -119,7 +119,9 @@ pub fn init(
     )?;
     copy_resources(&project.test_resource_dirs, &wd.test_classes())?;
 
-    let mut scanned = vec![wd.classes()];
+    // Every class a test run can load: a test class may override a main method or run a mock
+    // library that generates subclasses (see DESIGN.md, "Execution scheduling").
+    let mut scanned = vec![wd.classes(), wd.test_classes()];
     scanned.extend(project.classpath.iter().cloned());
     let purity = super::purity::scan(&scanned).map_err(|e| ProjectError::Config {
         path: wd.classes(),

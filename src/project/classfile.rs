@@ -18,11 +18,13 @@ pub enum ClassPathError {
     Malformed { file: String, message: String },
 }
 
-/// Method access flags used by the analysis.
+/// Class and method access flags used by the analysis.
 pub const ACC_PRIVATE: u16 = 0x0002;
 pub const ACC_STATIC: u16 = 0x0008;
+pub const ACC_FINAL: u16 = 0x0010;
 pub const ACC_SYNCHRONIZED: u16 = 0x0020;
 pub const ACC_NATIVE: u16 = 0x0100;
+pub const ACC_INTERFACE: u16 = 0x0200;
 pub const ACC_ABSTRACT: u16 = 0x0400;
 pub const ACC_SYNTHETIC: u16 = 0x1000;
 
@@ -48,8 +50,36 @@ pub enum InvokeKind {
 pub struct Code {
     /// The mnemonic of the first instruction that changes state or is not analysed.
     pub effect: Option<&'static str>,
+    /// The mnemonics of all such instructions, sorted and distinct.
+    pub effects: Vec<&'static str>,
     /// The distinct invocations, sorted.
     pub invokes: Vec<(InvokeKind, MemberRef)>,
+    /// Owners of the static fields read (`getstatic`), sorted and distinct.
+    pub static_reads: Vec<String>,
+    /// Owners of the static fields written (`putstatic`), sorted and distinct.
+    pub static_writes: Vec<String>,
+    /// Owners of the instance fields written (`putfield`), sorted and distinct.
+    pub field_writes: Vec<String>,
+    /// Classes instantiated with `new`, sorted and distinct.
+    pub news: Vec<String>,
+}
+
+impl Code {
+    /// The classes whose initialisation running this code may trigger (JVMS 5.5): owners of
+    /// static fields read or written, of static methods called, and classes instantiated.
+    pub fn initializes(&self) -> impl Iterator<Item = &str> {
+        let statics = self
+            .invokes
+            .iter()
+            .filter(|(k, _)| *k == InvokeKind::Static)
+            .map(|(_, m)| m.owner.as_str());
+        self.static_reads
+            .iter()
+            .chain(&self.static_writes)
+            .chain(&self.news)
+            .map(String::as_str)
+            .chain(statics)
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -67,6 +97,8 @@ pub struct ClassFile {
     pub access: u16,
     pub super_name: Option<String>,
     pub interfaces: Vec<String>,
+    /// Names of the static fields the class declares.
+    pub static_fields: Vec<String>,
     pub methods: Vec<Method>,
     /// Methods referenced by `CONSTANT_MethodHandle` (lambda bodies and method references), and
     /// `None` for handles that write a field.
@@ -338,8 +370,14 @@ pub fn parse(bytes: &[u8]) -> Result<ClassFile, String> {
     for _ in 0..r.u2()? {
         interfaces.push(pool.class(r.u2()?)?.to_string());
     }
+    let mut static_fields = Vec::new();
     for _ in 0..r.u2()? {
-        r.take(6)?;
+        let access = r.u2()?;
+        let name = pool.utf8(r.u2()?)?;
+        r.u2()?;
+        if access & ACC_STATIC != 0 {
+            static_fields.push(name.to_string());
+        }
         skip_attributes(&mut r)?;
     }
     let mut methods = Vec::new();
@@ -391,6 +429,7 @@ pub fn parse(bytes: &[u8]) -> Result<ClassFile, String> {
         access,
         super_name,
         interfaces,
+        static_fields,
         methods,
         handles,
     })
@@ -469,6 +508,15 @@ fn walk(code: &[u8], pool: &Pool) -> Result<Code, String> {
         if out.effect.is_none() {
             out.effect = effect;
         }
+        out.effects.extend(effect);
+        let index = || u16::from_be_bytes([code[pc + 1], code[pc + 2]]);
+        match op {
+            0xb2 => out.static_reads.push(pool.member(index())?.owner),
+            0xb3 => out.static_writes.push(pool.member(index())?.owner),
+            0xb5 => out.field_writes.push(pool.member(index())?.owner),
+            0xbb => out.news.push(pool.class(index())?.to_string()),
+            _ => {}
+        }
         let kind = match op {
             0xb6 => Some(InvokeKind::Virtual),
             0xb7 => Some(InvokeKind::Special),
@@ -477,13 +525,23 @@ fn walk(code: &[u8], pool: &Pool) -> Result<Code, String> {
             _ => None,
         };
         if let Some(kind) = kind {
-            let index = u16::from_be_bytes([code[pc + 1], code[pc + 2]]);
-            out.invokes.push((kind, pool.member(index)?));
+            out.invokes.push((kind, pool.member(index())?));
         }
         pc += len;
     }
     out.invokes.sort();
     out.invokes.dedup();
+    out.effects.sort_unstable();
+    out.effects.dedup();
+    for list in [
+        &mut out.static_reads,
+        &mut out.static_writes,
+        &mut out.field_writes,
+        &mut out.news,
+    ] {
+        list.sort();
+        list.dedup();
+    }
     Ok(out)
 }
 
@@ -493,6 +551,14 @@ pub(crate) mod tests {
 
     /// Compiles Java sources (`(file name, text)`) with `javac --release 8` into `<dir>/classes`.
     pub(crate) fn compile(sources: &[(&str, &str)]) -> tempfile::TempDir {
+        compile_with(sources, &[])
+    }
+
+    /// [`compile`] with a class path.
+    pub(crate) fn compile_with(
+        sources: &[(&str, &str)],
+        class_path: &[PathBuf],
+    ) -> tempfile::TempDir {
         let dir = tempfile::tempdir().unwrap();
         let (src, out) = (dir.path().join("src"), dir.path().join("classes"));
         std::fs::create_dir_all(&src).unwrap();
@@ -509,6 +575,8 @@ pub(crate) mod tests {
         let run = std::process::Command::new(home.join("bin/javac"))
             .args(["--release", "8", "-nowarn", "-d"])
             .arg(&out)
+            .arg("-cp")
+            .arg(std::env::join_paths(class_path).unwrap())
             .args(&files)
             .output()
             .unwrap();

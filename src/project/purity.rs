@@ -2,8 +2,8 @@
 //! compiled classes of the class path (a greatest fixed point over the call graph, with a JDK
 //! allowlist), summarised compactly for the weaver's source-level queries.
 
-use super::classfile::{self, ClassFile, InvokeKind, ACC_ABSTRACT, ACC_PRIVATE, ACC_STATIC};
-use super::classfile::{ACC_SYNCHRONIZED, ACC_SYNTHETIC};
+use super::classfile::{self, ClassFile, InvokeKind, ACC_ABSTRACT, ACC_FINAL, ACC_INTERFACE};
+use super::classfile::{ACC_PRIVATE, ACC_STATIC, ACC_SYNCHRONIZED};
 use serde::{Deserialize, Serialize};
 use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
@@ -11,17 +11,36 @@ use std::path::PathBuf;
 /// A class path entry that cannot be read, or a malformed class file in it.
 pub use super::classfile::ClassPathError as PurityError;
 
+mod init;
 mod jdk;
-use jdk::{callbacks, jdk, jdk_verdict, simple_name, Callback, JdkEntry};
+mod summary;
+use jdk::{callbacks, jdk, jdk_verdict, Callback, JdkEntry};
 
-/// The result of the analysis, compact enough to persist in the work dir.
+/// The result of the analysis, compact enough to persist in the work dir. A work dir written
+/// before a field existed reads it empty: every call impure, until `init` runs again.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct Purity {
-    /// `(method name, arity, simple class name)`, sorted: the class declares or inherits (from
-    /// the class path or an allowlisted JDK class) a method of that name and arity, and it is pure.
+    /// `(method name, arity, simple class name)`, sorted: a call of that name and arity on a
+    /// receiver whose static type is a class of that simple name (every such class on the class
+    /// path agreeing) changes no state, whatever class of the class path the receiver is and
+    /// whatever a runtime subclass generator could make of it. `<init>` entries are the class's
+    /// own constructors.
     pure: Vec<(String, u16, String)>,
-    /// `(method name, arity)` of every impure project method, sorted.
+    /// `(method name, arity)` of every impure method on the class path (main classes, test
+    /// classes, dependencies), sorted: a JDK-typed receiver may be a project object.
     impure: Vec<(String, u16)>,
+    /// Simple names of every class on the class path, sorted.
+    names: Vec<String>,
+    /// Simple names of the classes whose initialisation may have an effect, sorted.
+    init_unsafe: Vec<String>,
+    /// Static fields of those classes, sorted: reading one may initialise its class.
+    init_unsafe_statics: Vec<String>,
+    /// The runtime class generator found on the class path, if any (see [`Openness`]).
+    openness: Openness,
+    /// Whether some class calls `java.lang.reflect.Proxy`: an interface-typed receiver may then
+    /// be a proxy running arbitrary code.
+    proxies: bool,
     /// Whether every project method the JDK may call back (`equals`, `toString`, ...) is pure.
     callbacks_pure: bool,
     /// Whether, in addition, every lambda body, method reference and functional method is.
@@ -31,35 +50,72 @@ pub struct Purity {
     impure_methods: usize,
 }
 
+/// Which calls a library on the (test) class path can make observable by generating classes at
+/// run time.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Openness {
+    /// No generator: only classes of the class path can be a receiver's class.
+    #[default]
+    Closed,
+    /// A subclass generator (ByteBuddy, cglib, javassist, EasyMock, jMock): a non-final method
+    /// of a non-final class may run generated code.
+    Subclasses,
+    /// A library that redefines classes (Mockito, whose inline mock maker mocks final classes
+    /// and static methods; PowerMock; JMockit): every project method may.
+    Redefines,
+}
+
+/// Class-name prefixes of runtime class generators, and what they can do.
+const GENERATORS: &[(&str, Openness)] = &[
+    ("org/mockito/", Openness::Redefines),
+    ("org/powermock/", Openness::Redefines),
+    ("mockit/", Openness::Redefines),
+    ("net/bytebuddy/", Openness::Subclasses),
+    ("net/sf/cglib/", Openness::Subclasses),
+    ("org/springframework/cglib/", Openness::Subclasses),
+    ("javassist/", Openness::Subclasses),
+    ("org/easymock/", Openness::Subclasses),
+    ("org/jmock/", Openness::Subclasses),
+];
+
 impl Purity {
-    /// Whether a source-level call with this qualifier (a class simple name or a declared type,
-    /// if known), name and argument count can change no program state.
+    /// Whether a source-level call with this qualifier (a class simple name or a declared type;
+    /// `None` for a receiver of unknown type), name and argument count can change no program
+    /// state. `<init>` asks about a constructor.
     pub fn call_is_pure(&self, qualifier: Option<&str>, name: &str, arity: usize) -> bool {
-        let Ok(arity16) = u16::try_from(arity) else {
+        let (Some(q), Ok(arity16)) = (qualifier.map(qualifier_simple_name), u16::try_from(arity))
+        else {
             return false;
         };
-        let key = (name, arity16);
-        if self
-            .impure
-            .binary_search_by(|(n, a)| (n.as_str(), *a).cmp(&key))
-            .is_ok()
-        {
+        let project = self.names.binary_search_by(|n| n.as_str().cmp(q)).is_ok();
+        let jdk_entries: Vec<&JdkEntry> = jdk().iter().filter(|j| j.simple == q).collect();
+        if !project && jdk_entries.is_empty() {
             return false;
         }
-        let start = self
-            .pure
-            .partition_point(|(n, a, _)| (n.as_str(), *a) < key);
-        let mut declared = self.pure[start..]
-            .iter()
-            .take_while(|(n, a, _)| (n.as_str(), *a) == key);
-        match qualifier.map(qualifier_simple_name) {
-            Some(q) => {
-                declared.any(|(_, _, c)| c == q)
-                    || self.jdk_allows(Some(q), name, arity)
-                    || self.jdk_allows(Some("Object"), name, arity)
-            }
-            None => declared.next().is_some() || self.jdk_allows(None, name, arity),
-        }
+        let project_ok = !project
+            || self
+                .pure
+                .binary_search_by(|(n, a, c)| (n.as_str(), *a, c.as_str()).cmp(&(name, arity16, q)))
+                .is_ok();
+        project_ok && jdk_entries.iter().all(|j| self.jdk_allows(j, name, arity))
+    }
+
+    /// Whether initialising the class of this simple name (a static call, a static field read,
+    /// `new`) can have no effect a test could see. Classes not on the class path are JDK classes.
+    pub fn init_is_safe(&self, class: &str) -> bool {
+        let q = qualifier_simple_name(class);
+        self.init_unsafe
+            .binary_search_by(|n| n.as_str().cmp(q))
+            .is_err()
+    }
+
+    /// Whether reading a static field of this name, declared in some class other than the
+    /// enclosing one (a static import, an outer or inherited class), cannot initialise a class
+    /// whose initialisation has an effect.
+    pub fn static_read_is_safe(&self, field: &str) -> bool {
+        self.init_unsafe_statics
+            .binary_search_by(|n| n.as_str().cmp(field))
+            .is_err()
     }
 
     /// Pure and impure method counts on the class path.
@@ -72,6 +128,11 @@ impl Purity {
         self.classes
     }
 
+    /// The runtime class generator found on the class path.
+    pub fn openness(&self) -> Openness {
+        self.openness
+    }
+
     fn callback_ok(&self, callback: Callback) -> bool {
         match callback {
             Callback::No => true,
@@ -80,15 +141,25 @@ impl Purity {
         }
     }
 
-    fn jdk_allows(&self, qualifier: Option<&str>, name: &str, arity: usize) -> bool {
-        let ok = |j: &JdkEntry| j.verdict(name, arity).is_some_and(|c| self.callback_ok(c));
-        match qualifier {
-            Some(q) => jdk().iter().filter(|j| j.simple == q).any(ok),
-            None => {
-                let mut declaring = jdk().iter().filter(|j| j.declares(name, arity)).peekable();
-                declaring.peek().is_some() && declaring.all(ok)
-            }
+    /// An allowlisted JDK method, called on a receiver of that JDK type: pure, and closed — the
+    /// class is final, or no class on the class path declares an impure method of that name and
+    /// arity and no generator can stand in for the receiver.
+    fn jdk_allows(&self, j: &JdkEntry, name: &str, arity: usize) -> bool {
+        let Some(callback) = j.verdict(name, arity) else {
+            return false;
+        };
+        if !self.callback_ok(callback) {
+            return false;
         }
+        if j.is_final || name == "<init>" {
+            return true;
+        }
+        let key = (name, arity as u16);
+        let overridden = self
+            .impure
+            .binary_search_by(|(n, a)| (n.as_str(), *a).cmp(&key))
+            .is_ok();
+        !overridden && self.openness == Openness::Closed && !(self.proxies && j.is_interface)
     }
 }
 
@@ -104,9 +175,17 @@ fn qualifier_simple_name(q: &str) -> &str {
 }
 
 /// Reads every class under the directories and inside the jars of `class_path` and decides
-/// which methods are pure.
+/// which methods are pure. The class path must hold every class a test can run: the main
+/// classes, the test classes and the dependencies.
 pub fn scan(class_path: &[PathBuf]) -> Result<Purity, PurityError> {
     Ok(analyse(&classfile::read_class_path(class_path)?))
+}
+
+/// Whether a class outside the class path is a JDK class.
+fn is_jdk(class: &str) -> bool {
+    ["java/", "javax/", "jdk/", "sun/", "com/sun/"]
+        .iter()
+        .any(|p| class.starts_with(p))
 }
 
 /// The call graph: one node per method of the class path, then two callback nodes and a node
@@ -118,6 +197,8 @@ struct Graph<'a> {
     subtypes: HashMap<&'a str, Vec<usize>>,
     overriders: HashMap<(&'a str, &'a str), Vec<usize>>,
     methods: usize,
+    openness: Openness,
+    proxies: bool,
 }
 
 impl<'a> Graph<'a> {
@@ -129,6 +210,8 @@ impl<'a> Graph<'a> {
             subtypes: HashMap::new(),
             overriders: HashMap::new(),
             methods: 0,
+            openness: Openness::Closed,
+            proxies: false,
         };
         for (ci, c) in classes.iter().enumerate() {
             g.by_name.insert(&c.name, ci);
@@ -141,6 +224,17 @@ impl<'a> Graph<'a> {
                 if instance && !m.name.starts_with('<') {
                     let key = (m.name.as_str(), m.descriptor.as_str());
                     g.overriders.entry(key).or_default().push(g.methods + mi);
+                }
+                let proxy = |(_, t): &(InvokeKind, classfile::MemberRef)| {
+                    t.owner == "java/lang/reflect/Proxy"
+                };
+                if m.code.as_ref().is_some_and(|c| c.invokes.iter().any(proxy)) {
+                    g.proxies = true;
+                }
+            }
+            for &(prefix, openness) in GENERATORS {
+                if c.name.starts_with(prefix) && openness as u8 > g.openness as u8 {
+                    g.openness = openness;
                 }
             }
             g.methods += c.methods.len();
@@ -163,6 +257,11 @@ impl<'a> Graph<'a> {
             .position(|m| m.name == name && m.descriptor == descriptor)?;
         Some(self.first[ci] + mi)
     }
+    /// The method of a node of the class path.
+    fn method(&self, node: usize) -> &classfile::Method {
+        let ci = self.first.partition_point(|&f| f <= node) - 1;
+        &self.classes[ci].methods[node - self.first[ci]]
+    }
     /// What calling a JDK method with this verdict depends on.
     fn jdk(&self, verdict: Option<Callback>, out: &mut Vec<usize>) {
         match verdict {
@@ -171,6 +270,28 @@ impl<'a> Graph<'a> {
             Some(Callback::Objects) => out.push(self.callbacks()),
             Some(Callback::Functions) => out.push(self.fn_callbacks()),
         }
+    }
+    /// Whether generated code can stand in for a virtual call on the class-path class `ci` that
+    /// resolves to the methods `resolved`.
+    fn open(&self, ci: usize, resolved: &[usize]) -> bool {
+        let closed_method = |&n: &usize| {
+            n < self.methods && self.method(n).access & (ACC_FINAL | ACC_PRIVATE | ACC_STATIC) != 0
+        };
+        let access = self.classes[ci].access;
+        match self.openness {
+            Openness::Redefines => true,
+            Openness::Subclasses if access & ACC_FINAL == 0 => {
+                resolved.is_empty() || !resolved.iter().all(closed_method)
+            }
+            _ => self.proxies && access & ACC_INTERFACE != 0,
+        }
+    }
+    /// Whether generated code can stand in for a receiver of this JDK type.
+    fn jdk_open(&self, owner: &str) -> bool {
+        let Some(j) = jdk().iter().find(|j| j.class == owner) else {
+            return true;
+        };
+        !j.is_final && (self.openness != Openness::Closed || (self.proxies && j.is_interface))
     }
     /// The declaration(s) a call of `name descriptor` on `owner` resolves to: the superclass
     /// chain first, then superinterfaces (all declaring ones, soundly over-approximating).
@@ -220,7 +341,7 @@ impl<'a> Graph<'a> {
         }
     }
     /// What an invocation depends on: the resolved method and, for virtual calls, every
-    /// override in a subtype of the owner.
+    /// override in a subtype of the owner; unknown code when a generator can stand in.
     fn invoke(&self, kind: InvokeKind, m: &classfile::MemberRef, out: &mut Vec<usize>) {
         let (name, descriptor) = (m.name.as_str(), m.descriptor.as_str());
         let Some(arity) = classfile::arity(descriptor) else {
@@ -234,21 +355,38 @@ impl<'a> Graph<'a> {
             owner = "java/lang/Object";
         }
         let on_path = self.by_name.get(owner).copied();
+        let redefined = self.openness == Openness::Redefines;
         match (kind, on_path) {
             (InvokeKind::Special, Some(ci)) if name == "<init>" => {
                 out.push(
                     self.declared(ci, name, descriptor)
                         .unwrap_or(self.unknown()),
                 );
+                if redefined {
+                    out.push(self.unknown());
+                }
             }
             (InvokeKind::Special, None) if name == "<init>" => {
-                self.jdk(jdk_verdict(owner, name, arity), out)
+                // `Throwable(Throwable cause)` calls `cause.toString()`, `AssertionError(Object)`
+                // calls `String.valueOf(detail)`.
+                let calls_to_string = descriptor == "(Ljava/lang/Throwable;)V"
+                    || descriptor == "(Ljava/lang/Object;)V";
+                let verdict = jdk_verdict(owner, name, arity).map(|c| match c {
+                    Callback::No if calls_to_string => Callback::Objects,
+                    c => c,
+                });
+                self.jdk(verdict, out)
             }
             (InvokeKind::Special | InvokeKind::Static, _) => {
-                self.resolve(owner, name, descriptor, out)
-            }
-            (_, Some(_)) => {
                 self.resolve(owner, name, descriptor, out);
+                if redefined && on_path.is_some() {
+                    out.push(self.unknown());
+                }
+            }
+            (_, Some(ci)) => {
+                let start = out.len();
+                self.resolve(owner, name, descriptor, out);
+                let resolved = out[start..].to_vec();
                 let mut queue = vec![owner];
                 let mut seen = HashSet::new();
                 while let Some(t) = queue.pop() {
@@ -260,12 +398,66 @@ impl<'a> Graph<'a> {
                         }
                     }
                 }
+                if self.open(ci, &resolved) {
+                    out.push(self.unknown());
+                }
             }
             (_, None) => {
                 self.jdk(jdk_verdict(owner, name, arity), out);
                 let overriders = self.overriders.get(&(name, descriptor));
                 out.extend(overriders.into_iter().flatten());
+                if self.jdk_open(owner) {
+                    out.push(self.unknown());
+                }
             }
+        }
+    }
+    /// The declarations of a method that an object of class `ci` or of a subtype runs: the
+    /// first up the superclass chain on the class path, and every one in a subtype.
+    fn in_hierarchy(&self, ci: usize, (name, descriptor): (&str, &str), out: &mut Vec<usize>) {
+        let mut current = Some(ci);
+        let mut steps = 0;
+        while let Some(k) = current.filter(|_| steps <= self.classes.len()) {
+            if let Some(node) = self.declared(k, name, descriptor) {
+                out.push(node);
+                break;
+            }
+            steps += 1;
+            current = self.classes[k]
+                .super_name
+                .as_deref()
+                .and_then(|s| self.by_name.get(s).copied());
+        }
+        let mut queue = vec![self.classes[ci].name.as_str()];
+        let mut seen = HashSet::new();
+        while let Some(t) = queue.pop() {
+            for &s in self.subtypes.get(t).into_iter().flatten() {
+                if seen.insert(s) {
+                    out.extend(self.declared(s, name, descriptor));
+                    queue.push(self.classes[s].name.as_str());
+                }
+            }
+        }
+    }
+    /// Whether running code of class `ci` can initialise class `other` with an effect: `ci`
+    /// and its superclasses are initialised already when their code runs.
+    fn initialises_unsafely(&self, ci: usize, other: &str, init_safe: &[bool]) -> bool {
+        let mut current = Some(self.classes[ci].name.as_str());
+        let mut steps = 0;
+        while let Some(c) = current {
+            if c == other {
+                return false;
+            }
+            steps += 1;
+            current = self
+                .by_name
+                .get(c)
+                .filter(|_| steps <= self.classes.len())
+                .and_then(|&i| self.classes[i].super_name.as_deref());
+        }
+        match self.by_name.get(other) {
+            Some(&oi) => !init_safe[oi],
+            None => !is_jdk(other),
         }
     }
 }
@@ -274,10 +466,12 @@ fn arity16(descriptor: &str) -> u16 {
     classfile::arity(descriptor).map_or(u16::MAX, |a| a.min(255) as u16)
 }
 
-/// The greatest fixed point: every method is pure unless it changes state itself, has no body
-/// (and is not allowlisted), or depends on an impure method.
+/// The greatest fixed point: every method is pure unless it changes state itself, may
+/// initialise a class whose initialiser has an effect, has no body (and is not allowlisted),
+/// or depends on an impure method.
 fn analyse(classes: &[ClassFile]) -> Purity {
     let g = Graph::new(classes);
+    let init_safe = init::init_safety(&g);
     let total = g.methods + 3;
     let mut deps: Vec<Vec<usize>> = vec![Vec::new(); total];
     let mut impure = vec![false; total];
@@ -289,6 +483,13 @@ fn analyse(classes: &[ClassFile]) -> Purity {
             match &m.code {
                 Some(_) if m.access & ACC_SYNCHRONIZED != 0 => impure[node] = true,
                 Some(code) if code.effect.is_some() => impure[node] = true,
+                Some(code)
+                    if code
+                        .initializes()
+                        .any(|o| g.initialises_unsafely(ci, o, &init_safe)) =>
+                {
+                    impure[node] = true
+                }
                 Some(code) => {
                     for (kind, target) in &code.invokes {
                         let d = cache.entry((*kind, target)).or_insert_with(|| {
@@ -299,6 +500,16 @@ fn analyse(classes: &[ClassFile]) -> Purity {
                             out
                         });
                         deps[node].extend_from_slice(d);
+                        // A JDK exception constructor calls `fillInStackTrace()`, which the
+                        // class being constructed (or a subclass) may override.
+                        let super_init = *kind == InvokeKind::Special
+                            && target.name == "<init>"
+                            && target.owner != "java/lang/Object"
+                            && !g.by_name.contains_key(target.owner.as_str());
+                        if m.name == "<init>" && super_init {
+                            let fill_in = ("fillInStackTrace", "()Ljava/lang/Throwable;");
+                            g.in_hierarchy(ci, fill_in, &mut deps[node]);
+                        }
                     }
                 }
                 None => {
@@ -339,73 +550,7 @@ fn analyse(classes: &[ClassFile]) -> Purity {
             }
         }
     }
-    summarise(&g, &impure)
-}
-
-fn summarise(g: &Graph, impure: &[bool]) -> Purity {
-    let mut p = Purity {
-        callbacks_pure: !impure[g.callbacks()],
-        fn_callbacks_pure: !impure[g.fn_callbacks()],
-        classes: g.classes.len(),
-        ..Purity::default()
-    };
-    let callable =
-        |m: &classfile::Method| !m.name.starts_with('<') && m.access & ACC_SYNTHETIC == 0;
-    for (ci, c) in g.classes.iter().enumerate() {
-        for (mi, m) in c.methods.iter().enumerate() {
-            if !impure[g.first[ci] + mi] {
-                p.pure_methods += 1;
-            } else {
-                p.impure_methods += 1;
-                if callable(m) {
-                    p.impure.push((m.name.clone(), arity16(&m.descriptor)));
-                }
-            }
-        }
-        // What the class declares or inherits, and is pure.
-        let simple = simple_name(&c.name);
-        let mut types = vec![c.name.as_str()];
-        let (mut seen, mut declared) = (HashSet::new(), HashSet::new());
-        while let Some(t) = types.pop() {
-            if !seen.insert(t) {
-                continue;
-            }
-            let Some(&ti) = g.by_name.get(t) else {
-                let Some(j) = jdk()
-                    .iter()
-                    .find(|j| j.class == t && t != "java/lang/Object")
-                else {
-                    continue;
-                };
-                for &(name, arity) in &j.methods {
-                    if j.verdict(name, arity).is_some_and(|cb| p.callback_ok(cb)) {
-                        p.pure
-                            .push((name.to_string(), arity as u16, simple.to_string()));
-                    }
-                }
-                continue;
-            };
-            let tc = &g.classes[ti];
-            for (mi, m) in tc.methods.iter().enumerate() {
-                let overridden = !declared.insert((m.name.as_str(), m.descriptor.as_str()));
-                if callable(m) && !overridden && !impure[g.first[ti] + mi] {
-                    p.pure
-                        .push((m.name.clone(), arity16(&m.descriptor), simple.to_string()));
-                }
-            }
-            types.extend(
-                tc.super_name
-                    .iter()
-                    .chain(&tc.interfaces)
-                    .map(String::as_str),
-            );
-        }
-    }
-    p.pure.sort_unstable();
-    p.pure.dedup();
-    p.impure.sort_unstable();
-    p.impure.dedup();
-    p
+    summary::summarise(&g, &impure, &init_safe)
 }
 
 #[cfg(test)]

@@ -1,6 +1,7 @@
 //! Tests of the purity scan on small compiled Java classes, jars and junit4.jar.
 use super::*;
 use crate::project::classfile::tests::compile;
+use std::path::PathBuf;
 
 const SAMPLE: &str = r#"package p;
 public class Sample {
@@ -80,7 +81,22 @@ fn methods_of_a_sample_class() {
         "an override writes a field"
     );
     assert!(!p.call_is_pure(Some("User"), "use", 1));
-    assert!(p.call_is_pure(None, "side", 0) && p.call_is_pure(Some("User"), "sides", 1));
+    assert!(
+        p.call_is_pure(Some("Shape"), "side", 0) && p.call_is_pure(Some("User"), "sides", 1),
+        "Circle overrides side() purely"
+    );
+    assert!(
+        !p.call_is_pure(Some("Shape"), "area", 1),
+        "a Shape may be a Square, whose area(int) writes a field"
+    );
+    assert!(
+        p.call_is_pure(Some("Circle"), "area", 1),
+        "Circle has no subclass"
+    );
+    assert!(
+        !p.call_is_pure(None, "side", 0),
+        "a receiver of unknown type"
+    );
     assert!(p.call_is_pure(Some("Square"), "side", 0), "inherited");
     assert!(
         !p.call_is_pure(Some("Square"), "getX", 0),
@@ -109,14 +125,11 @@ fn jdk_allowlist_queries() {
         (Some("String"), "substring", 2),
         (Some("List<String>"), "size", 0),
         (Some("StringBuilder"), "length", 0),
-        (Some("Iterator"), "hashCode", 0),
-        (None, "length", 0),
-        (None, "charAt", 1),
-        (None, "abs", 1),
-        (None, "size", 0),
-        (None, "get", 1),
-        (None, "equals", 1),
-        (None, "compareTo", 1),
+        (Some("TreeMap"), "get", 1),
+        (Some("Map"), "containsKey", 1),
+        (Some("Object"), "equals", 1),
+        (Some("IllegalStateException"), "<init>", 1),
+        (Some("AssertionError"), "<init>", 0),
     ] {
         assert!(p.call_is_pure(q, name, arity), "{q:?} {name}/{arity}");
     }
@@ -126,6 +139,13 @@ fn jdk_allowlist_queries() {
         (Some("List"), "add", 1),
         (Some("Character"), "toChars", 3),
         (Some("Iterator"), "next", 0),
+        (Some("Iterator"), "hashCode", 0),
+        (Some("Map"), "get", 1),
+        (Some("HashMap"), "get", 1),
+        (Some("String"), "intern", 0),
+        (Some("Random"), "nextInt", 0),
+        (None, "length", 0),
+        (None, "abs", 1),
         (None, "append", 1),
         (None, "add", 1),
         (None, "put", 2),
@@ -191,4 +211,201 @@ fn junit4_jar() {
         start.elapsed()
     );
     assert!(pure > 100, "{pure} pure methods");
+}
+
+const CALC: &str = r#"package m;
+public class Calc {
+    public int factor() { return 2; }
+    public int scale(int x) { return x * factor(); }
+    public final int base() { return 1; }
+    public static int twice(int x) { return 2 * x; }
+}
+"#;
+
+const COUNTING_CALC: &str = r#"package t;
+public class CountingCalc extends m.Calc {
+    public int calls;
+    @Override public int factor() { calls++; return 2; }
+}
+"#;
+
+const FINAL_CALC: &str = r#"package m;
+public final class FinalCalc { public int factor() { return 2; } }
+"#;
+
+/// Scans main classes and, separately compiled against them, test classes.
+fn main_and_tests(
+    main: &[(&str, &str)],
+    tests: &[(&str, &str)],
+) -> (tempfile::TempDir, Purity, Purity) {
+    let dir = compile(main);
+    let classes = dir.path().join("classes");
+    let test_dir =
+        crate::project::classfile::tests::compile_with(tests, std::slice::from_ref(&classes));
+    let test_classes = test_dir.path().join("classes");
+    std::fs::rename(&test_classes, dir.path().join("test-classes")).unwrap();
+    let main_only = scan(std::slice::from_ref(&classes)).unwrap();
+    let with_tests = scan(&[classes, dir.path().join("test-classes")]).unwrap();
+    (dir, main_only, with_tests)
+}
+
+#[test]
+fn a_test_subclass_that_overrides_a_called_method_makes_the_call_open() {
+    let (_dir, main_only, p) = main_and_tests(
+        &[("Calc.java", CALC), ("FinalCalc.java", FINAL_CALC)],
+        &[("CountingCalc.java", COUNTING_CALC)],
+    );
+    assert!(main_only.call_is_pure(Some("Calc"), "factor", 0));
+    assert!(
+        !p.call_is_pure(Some("Calc"), "factor", 0),
+        "CountingCalc.factor counts"
+    );
+    assert!(
+        !p.call_is_pure(Some("Calc"), "scale", 1),
+        "scale calls factor virtually"
+    );
+    assert!(p.call_is_pure(Some("Calc"), "base", 0) && p.call_is_pure(Some("Calc"), "twice", 1));
+    assert!(p.call_is_pure(Some("FinalCalc"), "factor", 0));
+    assert!(!p.call_is_pure(Some("CountingCalc"), "factor", 0));
+    assert_eq!(p.openness(), Openness::Closed);
+}
+
+#[test]
+fn a_runtime_subclass_generator_opens_every_overridable_call() {
+    let dir = compile(&[("Calc.java", CALC), ("FinalCalc.java", FINAL_CALC)]);
+    let easymock = PathBuf::from("/usr/share/java/easymock.jar");
+    let p = scan(&[dir.path().join("classes"), easymock]).unwrap();
+    assert_eq!(p.openness(), Openness::Subclasses);
+    assert!(!p.call_is_pure(Some("Calc"), "factor", 0), "a mock of Calc");
+    assert!(!p.call_is_pure(Some("Calc"), "scale", 1));
+    assert!(p.call_is_pure(Some("Calc"), "base", 0), "final method");
+    assert!(p.call_is_pure(Some("Calc"), "twice", 1), "static method");
+    assert!(
+        p.call_is_pure(Some("FinalCalc"), "factor", 0),
+        "final class"
+    );
+    assert!(!p.call_is_pure(Some("List"), "size", 0), "a mock of List");
+    assert!(
+        p.call_is_pure(Some("String"), "length", 0),
+        "String is final"
+    );
+    assert!(p.call_is_pure(Some("Math"), "abs", 1));
+}
+
+#[test]
+fn a_library_that_redefines_classes_opens_every_project_call() {
+    let mockito = r#"package org.mockito; public class Mockito { }"#;
+    let dir = compile(&[("Calc.java", CALC), ("Mockito.java", mockito)]);
+    let p = scan(&[dir.path().join("classes")]).unwrap();
+    assert_eq!(p.openness(), Openness::Redefines);
+    for (name, arity) in [("factor", 0), ("base", 0), ("twice", 1), ("<init>", 0)] {
+        assert!(!p.call_is_pure(Some("Calc"), name, arity), "{name}");
+    }
+    assert!(p.call_is_pure(Some("Math"), "abs", 1));
+}
+
+#[test]
+fn a_proxy_opens_calls_on_interfaces() {
+    let shapes = r#"package m;
+public interface Shape { default int corners() { return 4; } }
+class Square implements Shape { public int sides() { return 4; } }
+"#;
+    let proxies = r#"package m;
+class Proxies {
+    static Object make(java.lang.reflect.InvocationHandler h) {
+        return java.lang.reflect.Proxy.newProxyInstance(null, new Class<?>[] { Shape.class }, h);
+    }
+}
+"#;
+    let dir = compile(&[("Shape.java", shapes)]);
+    let p = scan(&[dir.path().join("classes")]).unwrap();
+    assert!(p.call_is_pure(Some("Shape"), "corners", 0));
+    assert!(p.call_is_pure(Some("CharSequence"), "length", 0));
+    let dir = compile(&[("Shape.java", shapes), ("Proxies.java", proxies)]);
+    let p = scan(&[dir.path().join("classes")]).unwrap();
+    assert!(
+        !p.call_is_pure(Some("Shape"), "corners", 0),
+        "a proxy of Shape"
+    );
+    assert!(!p.call_is_pure(Some("CharSequence"), "length", 0));
+    assert!(
+        p.call_is_pure(Some("Square"), "sides", 0),
+        "a class, not an interface"
+    );
+}
+
+#[test]
+fn constructors_and_their_super_chains_are_analysed() {
+    let source = r#"package m;
+class Plain extends RuntimeException { Plain(String m) { super(m); } Plain() { } }
+class Counted extends RuntimeException { static int made; Counted() { made++; } }
+class Sub extends Counted { Sub() { } Sub(int x) { } }
+class Coded extends RuntimeException { final int code; Coded(int c) { code = c; } }
+class Caused extends RuntimeException { Caused(Throwable t) { super(t); } }
+class Noisy { static int n; public String toString() { n++; return "x"; } }
+class Filled extends RuntimeException {
+    static int fills;
+    Filled() { }
+    public synchronized Throwable fillInStackTrace() { fills++; return this; }
+}
+"#;
+    let dir = compile(&[("Plain.java", source)]);
+    let p = scan(&[dir.path().join("classes")]).unwrap();
+    let init = |class: &str, arity| p.call_is_pure(Some(class), "<init>", arity);
+    assert!(init("Plain", 1) && init("Plain", 0));
+    assert!(!init("Counted", 0), "writes a static field");
+    assert!(
+        !init("Sub", 0) && !init("Sub", 1),
+        "through the super constructor"
+    );
+    assert!(
+        !init("Coded", 1),
+        "a field write is not told apart from another object's"
+    );
+    assert!(
+        !init("Caused", 1),
+        "Throwable(Throwable) calls toString, Noisy's is impure"
+    );
+    assert!(
+        !init("Filled", 0),
+        "the JDK constructor calls the override of fillInStackTrace"
+    );
+    assert!(!init("Nosuch", 0) && !init("Object", 1));
+}
+
+#[test]
+fn class_initialisers_with_effects_are_known() {
+    let source = r#"package m;
+class Other { static int hits; static final int K = 3; }
+class Cfg { static int LIMIT = compute(); static int compute() { Other.hits++; return 3; } }
+class Logged { static { System.out.println("loaded"); } static int two() { return 2; } }
+class Consts { static final int[] TABLE = { 1, 2, 3 }; static int start = 5; static int get() { return start; } }
+enum Color { RED, GREEN; int code() { return ordinal() + 1; } }
+class Single { static final Single ONE = new Single(1); final int v; Single(int v) { this.v = v; } }
+class Sub extends Cfg { }
+class Uses {
+    static int limit() { return Cfg.LIMIT; }
+    static int two() { return Logged.two(); }
+    static int table() { return Consts.TABLE.length + Consts.get(); }
+    static int red() { return Color.RED.code(); }
+}
+"#;
+    let dir = compile(&[("Other.java", source)]);
+    let p = scan(&[dir.path().join("classes")]).unwrap();
+    for safe in [
+        "Other", "Consts", "Color", "Single", "Uses", "Math", "String",
+    ] {
+        assert!(p.init_is_safe(safe), "{safe}");
+    }
+    for unsafe_ in ["Cfg", "Logged", "Sub"] {
+        assert!(!p.init_is_safe(unsafe_), "{unsafe_}");
+    }
+    assert!(!p.static_read_is_safe("LIMIT") && p.static_read_is_safe("TABLE"));
+    assert!(!p.call_is_pure(Some("Uses"), "limit", 0), "initialises Cfg");
+    assert!(
+        !p.call_is_pure(Some("Uses"), "two", 0),
+        "initialises Logged"
+    );
+    assert!(p.call_is_pure(Some("Uses"), "table", 0));
+    assert!(p.call_is_pure(Some("Uses"), "red", 0));
 }

@@ -1,7 +1,9 @@
 //! Tree eligibility: a woven patch may be deduplicated through the state-transition tree only when
 //! its change scope is small and comparable — it writes only locals and fields of this class of
-//! allowlisted types (primitives, boxed primitives, `String`), calls only pure methods, creates no
-//! objects and holds no loops. Every other patch runs sequentially, one round per patch.
+//! allowlisted types (primitives, boxed primitives, `String`), calls only pure and closed methods
+//! (explicitly, or implicitly through string conversion), creates no objects, initialises no
+//! class whose initialiser has effects and holds no loops. Every other patch runs sequentially,
+//! one round per patch.
 
 use super::scope::Site;
 use tree_sitter::Node;
@@ -14,8 +16,47 @@ pub struct Field {
     pub is_static: bool,
 }
 
-/// Whether a call `qualifier.name(arity args)` is free of side effects.
-pub type PurityOracle<'a> = &'a dyn Fn(Option<&str>, &str, usize) -> bool;
+/// What eligibility asks of the purity analysis (`project::purity::Purity`).
+pub trait Oracle {
+    /// Whether a call `qualifier.name(arity args)` (`qualifier`: a class simple name or a
+    /// declared type; `None`: unknown receiver; `name` `<init>`: a constructor) changes no state,
+    /// whatever class the receiver turns out to be.
+    fn call_is_pure(&self, qualifier: Option<&str>, name: &str, arity: usize) -> bool;
+    /// Whether initialising the class of this simple name can have no effect a test could see.
+    fn init_is_safe(&self, class: &str) -> bool;
+    /// Whether reading a static field of this name declared outside the enclosing class cannot
+    /// initialise a class whose initialiser has effects.
+    fn static_read_is_safe(&self, field: &str) -> bool;
+}
+
+impl Oracle for crate::project::purity::Purity {
+    fn call_is_pure(&self, qualifier: Option<&str>, name: &str, arity: usize) -> bool {
+        crate::project::purity::Purity::call_is_pure(self, qualifier, name, arity)
+    }
+    fn init_is_safe(&self, class: &str) -> bool {
+        crate::project::purity::Purity::init_is_safe(self, class)
+    }
+    fn static_read_is_safe(&self, field: &str) -> bool {
+        crate::project::purity::Purity::static_read_is_safe(self, field)
+    }
+}
+
+/// A bare call oracle, for tests of weaving that do not depend on the class path: every class
+/// initialisation counts as safe.
+impl<F: Fn(Option<&str>, &str, usize) -> bool> Oracle for F {
+    fn call_is_pure(&self, qualifier: Option<&str>, name: &str, arity: usize) -> bool {
+        self(qualifier, name, arity)
+    }
+    fn init_is_safe(&self, _class: &str) -> bool {
+        true
+    }
+    fn static_read_is_safe(&self, _field: &str) -> bool {
+        true
+    }
+}
+
+/// The purity oracle eligibility consults.
+pub type PurityOracle<'a> = &'a dyn Oracle;
 
 const VALUE_TYPES: &[&str] = &[
     "int",
@@ -101,6 +142,32 @@ pub fn class_fields(src: &str, root: Node, site: &Site) -> Vec<(Field, bool)> {
     out
 }
 
+/// What a patch's names refer to: the location's locals, the class's fields, locals the patch
+/// declares itself, and the enclosing class.
+struct Names<'a> {
+    site: &'a Site,
+    fields: &'a [(Field, bool)],
+    declared: Vec<String>,
+    class_name: Option<&'a str>,
+}
+
+impl Names<'_> {
+    /// The declared type of a local or field of this name.
+    fn type_of(&self, id: &str) -> Option<&str> {
+        match self.site.locals.iter().find(|l| l.name == id) {
+            Some(l) => Some(&l.ty),
+            None => self
+                .fields
+                .iter()
+                .find(|(f, _)| f.name == id)
+                .map(|(f, _)| f.ty.as_str()),
+        }
+    }
+    fn is_variable(&self, id: &str) -> bool {
+        self.type_of(id).is_some() || self.declared.iter().any(|d| d == id)
+    }
+}
+
 /// Decides one patched statement: `Ok(fields it may assign)` or why it runs sequentially.
 pub fn check(
     stmt: &str,
@@ -114,16 +181,36 @@ pub fn check(
     p.set_language(&tree_sitter_java::LANGUAGE.into())
         .expect("tree-sitter-java matches the tree-sitter version");
     let tree = p.parse(&wrapped, None).ok_or("does not parse")?;
-    let mut assigned: Vec<Field> = Vec::new();
+    let mut names = Names {
+        site,
+        fields,
+        declared: Vec::new(),
+        class_name,
+    };
+    let mut all = Vec::new();
     let mut stack = vec![tree.root_node()];
     while let Some(n) = stack.pop() {
         let mut c = n.walk();
         stack.extend(n.named_children(&mut c));
+        if n.kind() == "variable_declarator" {
+            if let Some(name) = n.child_by_field_name("name") {
+                names.declared.push(text(&wrapped, name).to_string());
+            }
+        }
+        all.push(n);
+    }
+    let src = wrapped.as_str();
+    let mut assigned: Vec<Field> = Vec::new();
+    for n in all {
         match n.kind() {
             "while_statement" | "for_statement" | "enhanced_for_statement" | "do_statement" => {
                 return Err("it holds a loop".into())
             }
-            "object_creation_expression" if thrown_exception(&wrapped, n, pure) => {}
+            "object_creation_expression"
+                if n.parent().is_some_and(|p| p.kind() == "throw_statement") =>
+            {
+                thrown_exception(src, n, &names, pure)?
+            }
             "object_creation_expression" | "array_creation_expression" => {
                 return Err("it creates an object".into())
             }
@@ -138,32 +225,49 @@ pub fn check(
             "method_invocation" => {
                 let name = n
                     .child_by_field_name("name")
-                    .map(|x| text(&wrapped, x))
+                    .map(|x| text(src, x))
                     .unwrap_or("");
                 let arity = n
                     .child_by_field_name("arguments")
                     .map(|a| a.named_child_count())
                     .unwrap_or(0);
-                let qualifier = n
-                    .child_by_field_name("object")
-                    .and_then(|o| match o.kind() {
-                        "identifier" => {
-                            let id = text(&wrapped, o);
-                            match site.locals.iter().find(|l| l.name == id) {
-                                Some(l) => Some(simple_type(&l.ty)),
-                                None => fields
-                                    .iter()
-                                    .find(|(f, _)| f.name == id)
-                                    .map(|(f, _)| simple_type(&f.ty))
-                                    .or(Some(id.to_string())),
-                            }
-                        }
-                        "this" => class_name.map(str::to_string),
-                        // A receiver of unknown type: no class is named like this, so not pure.
-                        _ => Some("?".to_string()),
-                    });
-                if !pure(qualifier.as_deref(), name, arity) {
+                let qualifier = receiver_type(src, n.child_by_field_name("object"), &names, pure)?;
+                if !pure.call_is_pure(Some(&qualifier), name, arity) {
                     return Err(format!("it calls `{name}`, which may change state"));
+                }
+            }
+            "field_access" => {
+                if let Some(o) = n.child_by_field_name("object") {
+                    receiver_type(src, Some(o), &names, pure)?;
+                }
+            }
+            "identifier" if is_variable_read(n) => {
+                let id = text(src, n);
+                if !names.is_variable(id) && !pure.static_read_is_safe(id) {
+                    return Err(format!(
+                        "it reads `{id}`, which may initialise a class whose initialiser has effects"
+                    ));
+                }
+            }
+            "binary_expression"
+                if n.child_by_field_name("operator").map(|o| text(src, o)) == Some("+") =>
+            {
+                let (Some(a), Some(b)) = (
+                    n.child_by_field_name("left"),
+                    n.child_by_field_name("right"),
+                ) else {
+                    continue;
+                };
+                let (ka, kb) = (kind_of(src, a, &names), kind_of(src, b, &names));
+                for (this, other) in [(&ka, &kb), (&kb, &ka)] {
+                    if this.may_call_to_string() && other.may_be_string() {
+                        to_string_is_pure(this, pure)?;
+                    }
+                }
+            }
+            "assert_statement" => {
+                if let Some(detail) = n.named_child(1) {
+                    to_string_is_pure(&kind_of(src, detail, &names), pure)?;
                 }
             }
             "assignment_expression" | "update_expression" => {
@@ -172,9 +276,15 @@ pub fn check(
                     _ => n.named_child(0),
                 };
                 let Some(target) = target else { continue };
+                let compound = n.child_by_field_name("operator").map(|o| text(src, o));
+                if let (Some("+="), Some(right)) = (compound, n.child_by_field_name("right")) {
+                    if kind_of(src, target, &names).may_be_string() {
+                        to_string_is_pure(&kind_of(src, right, &names), pure)?;
+                    }
+                }
                 let field = match target.kind() {
                     "identifier" => {
-                        let id = text(&wrapped, target);
+                        let id = text(src, target);
                         if let Some(l) = site.locals.iter().find(|l| l.name == id) {
                             if !is_value_type(&l.ty) {
                                 return Err(format!("it assigns `{id}` of type {}", l.ty));
@@ -184,25 +294,20 @@ pub fn check(
                         id
                     }
                     "field_access" => {
-                        let obj = target
-                            .child_by_field_name("object")
-                            .map(|o| text(&wrapped, o));
+                        let obj = target.child_by_field_name("object").map(|o| text(src, o));
                         let own = obj == Some("this") || (obj.is_some() && obj == class_name);
                         if !own {
                             return Err("it assigns a field of another object".into());
                         }
                         target
                             .child_by_field_name("field")
-                            .map(|f| text(&wrapped, f))
+                            .map(|f| text(src, f))
                             .unwrap_or("")
                     }
                     _ => return Err("it assigns an array element or other location".into()),
                 };
                 match fields.iter().find(|(f, _)| f.name == field) {
                     Some((f, false)) if is_value_type(&f.ty) => {
-                        if site.locals.iter().any(|l| l.name == f.name) && !f.is_static {
-                            // `this.f` while a local `f` shadows it: fine, restored through `this.`.
-                        }
                         if !assigned.contains(f) {
                             assigned.push(f.clone());
                         }
@@ -225,39 +330,245 @@ pub fn check(
     Ok(assigned)
 }
 
-/// JDK exceptions whose construction changes no existing state.
-const JDK_EXCEPTIONS: &[&str] = &[
-    "Exception",
-    "RuntimeException",
-    "Error",
-    "AssertionError",
-    "IllegalStateException",
-    "IllegalArgumentException",
-    "ArithmeticException",
-    "UnsupportedOperationException",
-    "NullPointerException",
-    "IndexOutOfBoundsException",
-    "ArrayIndexOutOfBoundsException",
-    "StringIndexOutOfBoundsException",
-    "NumberFormatException",
-    "ClassCastException",
+/// The static type (simple name) a call or field access is made on: unqualified and `this`
+/// calls are calls on the enclosing class (virtual ones dispatch to subclasses: the oracle
+/// accounts for them); a class name must be safe to initialise; `"?"` when unknown.
+fn receiver_type(
+    src: &str,
+    object: Option<Node>,
+    names: &Names,
+    pure: PurityOracle,
+) -> Result<String, String> {
+    let enclosing = || names.class_name.unwrap_or("?").to_string();
+    let Some(o) = object else {
+        return Ok(enclosing());
+    };
+    let class_ref = |class: &str| -> Result<String, String> {
+        if Some(class) != names.class_name && !pure.init_is_safe(class) {
+            return Err(format!(
+                "it uses class `{class}`, whose initialiser has effects"
+            ));
+        }
+        Ok(class.to_string())
+    };
+    match o.kind() {
+        "identifier" => {
+            let id = text(src, o);
+            match names.type_of(id) {
+                Some(ty) => Ok(simple_type(ty)),
+                None if names.is_variable(id) => Ok("?".into()),
+                None => class_ref(id),
+            }
+        }
+        "this" => Ok(enclosing()),
+        // `a.b.C` or `Outer.Inner`: possibly a nested class, initialised by the access.
+        "field_access" | "scoped_identifier" => {
+            let last = o
+                .child_by_field_name("field")
+                .or_else(|| o.child_by_field_name("name"))
+                .map(|f| text(src, f))
+                .unwrap_or("?");
+            class_ref(last)?;
+            Ok("?".into())
+        }
+        _ => Ok("?".into()),
+    }
+}
+
+/// An identifier in a position where it names a variable (not a method, a field after `.`, a
+/// label, a declaration or a class).
+fn is_variable_read(n: Node) -> bool {
+    let Some(p) = n.parent() else { return false };
+    let is_field = |f: &str| p.child_by_field_name(f).is_some_and(|c| c.id() == n.id());
+    match p.kind() {
+        "method_invocation" => !is_field("name") && !is_field("object"),
+        "field_access" => !is_field("field") && !is_field("object"),
+        "variable_declarator" => !is_field("name"),
+        "labeled_statement"
+        | "break_statement"
+        | "continue_statement"
+        | "switch_label"
+        | "method_declaration"
+        | "class_declaration"
+        | "formal_parameter"
+        | "catch_formal_parameter"
+        | "scoped_identifier"
+        | "marker_annotation"
+        | "annotation"
+        | "inferred_parameters"
+        | "lambda_expression" => false,
+        _ => true,
+    }
+}
+
+/// What an expression's static type is known to be, as far as string conversion cares.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Kind {
+    /// A primitive or a boxed primitive: converted by final JDK code.
+    Value,
+    String,
+    Null,
+    /// A reference of this declared (simple) type: converted by its `toString()`.
+    Ref(String),
+    /// Returned by a method of a final JDK value class: maybe a string, converted by JDK code.
+    Jdk,
+    Unknown,
+}
+
+impl Kind {
+    fn may_be_string(&self) -> bool {
+        matches!(self, Kind::String | Kind::Jdk | Kind::Unknown)
+    }
+    /// Whether converting it to a string may call a `toString()` that is not final JDK code.
+    fn may_call_to_string(&self) -> bool {
+        matches!(self, Kind::Ref(_) | Kind::Unknown)
+    }
+    fn of_type(ty: &str) -> Kind {
+        match ty.trim() {
+            "String" | "java.lang.String" => Kind::String,
+            t if is_value_type(t) => Kind::Value,
+            t => Kind::Ref(simple_type(t)),
+        }
+    }
+}
+
+fn kind_of(src: &str, n: Node, names: &Names) -> Kind {
+    match n.kind() {
+        "decimal_integer_literal"
+        | "hex_integer_literal"
+        | "octal_integer_literal"
+        | "binary_integer_literal"
+        | "decimal_floating_point_literal"
+        | "hex_floating_point_literal"
+        | "true"
+        | "false"
+        | "character_literal"
+        | "unary_expression"
+        | "update_expression"
+        | "instanceof_expression" => Kind::Value,
+        "string_literal" | "text_block" => Kind::String,
+        "null_literal" => Kind::Null,
+        "identifier" => names
+            .type_of(text(src, n))
+            .map_or(Kind::Unknown, Kind::of_type),
+        "field_access" if n.child_by_field_name("object").map(|o| text(src, o)) == Some("this") => {
+            n.child_by_field_name("field")
+                .and_then(|f| names.fields.iter().find(|(x, _)| x.name == text(src, f)))
+                .map_or(Kind::Unknown, |(f, _)| Kind::of_type(&f.ty))
+        }
+        "parenthesized_expression" => n
+            .named_child(0)
+            .map_or(Kind::Unknown, |e| kind_of(src, e, names)),
+        "cast_expression" => n
+            .child_by_field_name("type")
+            .map_or(Kind::Unknown, |t| Kind::of_type(text(src, t))),
+        "assignment_expression" => n
+            .child_by_field_name("left")
+            .map_or(Kind::Unknown, |l| kind_of(src, l, names)),
+        "ternary_expression" => {
+            let branch = |f: &str| {
+                n.child_by_field_name(f)
+                    .map_or(Kind::Unknown, |b| kind_of(src, b, names))
+            };
+            let (a, b) = (branch("consequence"), branch("alternative"));
+            if a == b {
+                a
+            } else {
+                Kind::Unknown
+            }
+        }
+        "binary_expression" => {
+            let op = n.child_by_field_name("operator").map(|o| text(src, o));
+            if op != Some("+") {
+                return Kind::Value;
+            }
+            let side = |f: &str| {
+                n.child_by_field_name(f)
+                    .map_or(Kind::Unknown, |b| kind_of(src, b, names))
+            };
+            match (side("left"), side("right")) {
+                (Kind::String, _) | (_, Kind::String) => Kind::String,
+                (Kind::Value, Kind::Value) => Kind::Value,
+                _ => Kind::Unknown,
+            }
+        }
+        "method_invocation" => {
+            let Some(object) = n.child_by_field_name("object") else {
+                return Kind::Unknown;
+            };
+            let class = (object.kind() == "identifier" && !names.is_variable(text(src, object)))
+                .then(|| text(src, object));
+            match (class, kind_of(src, object, names)) {
+                (Some("Math" | "StrictMath"), _) => Kind::Value,
+                // What final JDK value classes return (strings, primitives, arrays, streams of
+                // them) converts to a string through JDK code.
+                (Some(c), _) if JDK_VALUE_CLASSES.contains(&c) => Kind::Jdk,
+                (None, Kind::String | Kind::Value) => Kind::Jdk,
+                _ => Kind::Unknown,
+            }
+        }
+        _ => Kind::Unknown,
+    }
+}
+
+/// Final JDK classes whose methods return only strings, primitives, boxed values and arrays or
+/// streams of them.
+const JDK_VALUE_CLASSES: &[&str] = &[
+    "String",
+    "Integer",
+    "Long",
+    "Short",
+    "Byte",
+    "Character",
+    "Boolean",
+    "Float",
+    "Double",
 ];
 
-/// `throw new X(...)` where constructing X changes no existing state.
-fn thrown_exception(src: &str, n: Node, pure: PurityOracle) -> bool {
-    if n.parent().is_none_or(|p| p.kind() != "throw_statement") {
-        return false;
-    }
-    let Some(ty) = n.child_by_field_name("type") else {
-        return false;
+/// A value converted to a string (concatenation, `+=` on a string, an `assert` message, a
+/// one-argument exception constructor): its `toString()` must be pure and closed.
+fn to_string_is_pure(kind: &Kind, pure: PurityOracle) -> Result<(), String> {
+    let ok = match kind {
+        Kind::Value | Kind::String | Kind::Null | Kind::Jdk => true,
+        Kind::Ref(ty) => pure.call_is_pure(Some(ty), "toString", 0),
+        Kind::Unknown => false,
     };
+    if ok {
+        Ok(())
+    } else {
+        Err(
+            "it converts a value to a string, which may call a `toString()` that changes state"
+                .into(),
+        )
+    }
+}
+
+/// `throw new X(...)`: constructing X (and initialising its class) must change no existing
+/// state. A one-argument constructor may convert its argument to a string (`Throwable(Throwable
+/// cause)` calls `cause.toString()`, `AssertionError(Object)` `String.valueOf`).
+fn thrown_exception(src: &str, n: Node, names: &Names, pure: PurityOracle) -> Result<(), String> {
+    let created = || Err("it creates an object".to_string());
+    let Some(ty) = n.child_by_field_name("type") else {
+        return created();
+    };
+    if n.child_by_field_name("body").is_some() {
+        return created();
+    }
     let name = simple_type(text(src, ty));
-    let arity = n
-        .child_by_field_name("arguments")
-        .map(|a| a.named_child_count())
-        .unwrap_or(0);
-    n.child_by_field_name("body").is_none()
-        && (JDK_EXCEPTIONS.contains(&name.as_str()) || pure(Some(&name), "<init>", arity))
+    let args = n.child_by_field_name("arguments");
+    let arity = args.map(|a| a.named_child_count()).unwrap_or(0);
+    if Some(name.as_str()) != names.class_name && !pure.init_is_safe(&name) {
+        return Err(format!(
+            "it uses class `{name}`, whose initialiser has effects"
+        ));
+    }
+    if !pure.call_is_pure(Some(&name), "<init>", arity) {
+        return Err(format!("it constructs `{name}`, which may change state"));
+    }
+    if let Some(arg) = args.and_then(|a| a.named_child(0)).filter(|_| arity == 1) {
+        to_string_is_pure(&kind_of(src, arg, names), pure)?;
+    }
+    Ok(())
 }
 
 /// `java.util.List<T>` → `List`.
@@ -267,57 +578,5 @@ fn simple_type(ty: &str) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn fields() -> Vec<(Field, bool)> {
-        let f = |n: &str, t: &str, s: bool| Field {
-            name: n.into(),
-            ty: t.into(),
-            is_static: s,
-        };
-        vec![
-            (f("total", "int", false), false),
-            (f("names", "java.util.List<String>", false), false),
-            (f("LIMIT", "int", true), true),
-            (f("count", "long", true), false),
-        ]
-    }
-
-    fn site() -> Site {
-        let src = "class A { int f(int x, String s) { int y = 0; y += x; return y; } }";
-        let mut p = tree_sitter::Parser::new();
-        p.set_language(&tree_sitter_java::LANGUAGE.into()).unwrap();
-        let t = p.parse(src, None).unwrap();
-        let start = src.find("y += x;").unwrap();
-        super::super::scope::analyse(src, t.root_node(), start..start + 7).unwrap()
-    }
-
-    fn pure_math(q: Option<&str>, name: &str, _arity: usize) -> bool {
-        q == Some("Math") || name == "length"
-    }
-
-    #[test]
-    fn locals_fields_and_pure_calls_are_eligible() {
-        let s = site();
-        let ok = |stmt: &str| check(stmt, &s, &fields(), Some("A"), &pure_math);
-        assert_eq!(ok("y += Math.abs(x) + s.length();").unwrap(), vec![]);
-        let assigned = ok("this.total += y; count++;").unwrap();
-        let names: Vec<&str> = assigned.iter().map(|f| f.name.as_str()).collect();
-        assert_eq!(names, ["count", "total"]);
-        assert!(ok("if (x > 0) return y; else throw new IllegalStateException();").is_ok());
-        assert!(ok("throw new MyException(\"m\");")
-            .unwrap_err()
-            .contains("object"));
-        assert!(ok("s = new String(\"x\");").unwrap_err().contains("object"));
-        assert!(ok("y = helper(x);").unwrap_err().contains("helper"));
-        assert!(ok("names = null;").unwrap_err().contains("List"));
-        assert!(ok("LIMIT = 3;").unwrap_err().contains("final"));
-        assert!(ok("while (y > 0) y--;").unwrap_err().contains("loop"));
-        assert!(ok("other.total = 1;")
-            .unwrap_err()
-            .contains("another object"));
-        assert!(ok("if (x > 0) { y = 1; } else { y = -1; }").is_ok());
-        assert!(ok("return y * 2;").is_ok());
-    }
-}
+#[path = "eligible_tests.rs"]
+mod tests;

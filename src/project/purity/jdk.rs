@@ -37,7 +37,11 @@ const STRING: &str = "charAt/1 chars/0 codePointAt/1 codePointBefore/1 codePoint
     stripTrailing/0 subSequence/2 substring/1,2 toCharArray/0 toLowerCase/0,1 toString/0 \
     toUpperCase/0,1 translateEscapes/0 trim/0 valueOf/1,3";
 const LIST: &str = "size/0 isEmpty/0 get/1 contains/1 indexOf/1 lastIndexOf/1";
-const MAP: &str = "size/0 isEmpty/0 get/1 containsKey/1 containsValue/1";
+// `get` is not pure for every `Map`: an access-ordered `LinkedHashMap` (a `HashMap` too) moves
+// the entry read to the end of its iteration order. Only `TreeMap`, which no JDK class extends,
+// keeps it.
+const MAP: &str = "size/0 isEmpty/0 containsKey/1 containsValue/1";
+const TREE_MAP: &str = "size/0 isEmpty/0 get/1 containsKey/1 containsValue/1";
 const SET: &str = "size/0 isEmpty/0 contains/1";
 const OBJECTS: &str =
     "equals/2 hash/1 hashCode/1 isNull/1 nonNull/1 requireNonNull/1,2 toString/1,2";
@@ -46,29 +50,41 @@ const OBJECTS: &str =
 /// path) are pure: `(class, public methods as name/arity, notes)`. Notes: `*`: every method is
 /// pure, not just the listed ones; `-name/arity`: except this one, which changes state;
 /// `?name`: may call `equals`, `hashCode`, `toString`, `compareTo`, `compare` or `CharSequence`
-/// methods of project objects passed in or stored; `!name`: may also call lambdas.
+/// methods of project objects passed in or stored; `!name`: may also call lambdas; `final`: the
+/// class is final (no class can override its methods); `interface`: it is an interface (a
+/// `java.lang.reflect.Proxy` can implement it). Every other class is open: a call of one of its
+/// methods is pure only while no class on the class path overrides the method impurely and no
+/// runtime subclass generator is there.
 const JDK: &[(&str, &str, &str)] = &[
-    ("java/lang/Math", MATH, "* -random/0"),
-    ("java/lang/StrictMath", MATH, "* -random/0"),
+    ("java/lang/Math", MATH, "final * -random/0"),
+    ("java/lang/StrictMath", MATH, "final * -random/0"),
     (
         "java/lang/String",
         STRING,
-        "* -getChars/4 -getBytes/4 -transform/1 \
+        "final * -getChars/4 -getBytes/4 -transform/1 -intern/0 \
         -resolveConstantDesc/1 ?contains ?contentEquals ?format ?formatted ?join ?replace ?valueOf",
     ),
-    ("java/lang/Integer", BOXED, "* ?parseInt ?parseUnsignedInt"),
-    ("java/lang/Long", BOXED, "* ?parseLong ?parseUnsignedLong"),
-    ("java/lang/Short", BOXED, "*"),
-    ("java/lang/Byte", BOXED, "*"),
+    (
+        "java/lang/Integer",
+        BOXED,
+        "final * ?parseInt ?parseUnsignedInt",
+    ),
+    (
+        "java/lang/Long",
+        BOXED,
+        "final * ?parseLong ?parseUnsignedLong",
+    ),
+    ("java/lang/Short", BOXED, "final *"),
+    ("java/lang/Byte", BOXED, "final *"),
     (
         "java/lang/Character",
         CHARACTER,
-        "* -toChars/3 ?codePointAt ?codePointBefore \
+        "final * -toChars/3 ?codePointAt ?codePointBefore \
         ?codePointCount ?offsetByCodePoints",
     ),
-    ("java/lang/Boolean", BOXED, "*"),
-    ("java/lang/Float", BOXED, "*"),
-    ("java/lang/Double", BOXED, "*"),
+    ("java/lang/Boolean", BOXED, "final *"),
+    ("java/lang/Float", BOXED, "final *"),
+    ("java/lang/Double", BOXED, "final *"),
     (
         "java/lang/Object",
         "equals/1 hashCode/0 getClass/0 toString/0 <init>/0",
@@ -77,14 +93,18 @@ const JDK: &[(&str, &str, &str)] = &[
     (
         "java/util/Objects",
         OBJECTS,
-        "?equals ?hash ?hashCode ?toString !requireNonNull",
+        "final ?equals ?hash ?hashCode ?toString !requireNonNull",
     ),
     (
         "java/lang/Enum",
-        "name/0 ordinal/0 equals/1 hashCode/0 compareTo/1 toString/0",
+        "name/0 ordinal/0 equals/1 hashCode/0 compareTo/1 toString/0 <init>/2",
         "",
     ),
-    ("java/util/List", LIST, "?contains ?indexOf ?lastIndexOf"),
+    (
+        "java/util/List",
+        LIST,
+        "interface ?contains ?indexOf ?lastIndexOf",
+    ),
     (
         "java/util/ArrayList",
         LIST,
@@ -95,22 +115,49 @@ const JDK: &[(&str, &str, &str)] = &[
         LIST,
         "?contains ?indexOf ?lastIndexOf",
     ),
-    ("java/util/Map", MAP, "!get !containsKey !containsValue"),
-    ("java/util/HashMap", MAP, "?get ?containsKey ?containsValue"),
-    ("java/util/TreeMap", MAP, "!get !containsKey !containsValue"),
-    ("java/util/Set", SET, "!contains"),
+    (
+        "java/util/Map",
+        MAP,
+        "interface !containsKey !containsValue",
+    ),
+    ("java/util/HashMap", MAP, "?containsKey ?containsValue"),
+    (
+        "java/util/TreeMap",
+        TREE_MAP,
+        "!get !containsKey !containsValue",
+    ),
+    ("java/util/Set", SET, "interface !contains"),
     ("java/util/HashSet", SET, "?contains"),
     ("java/util/TreeSet", SET, "!contains"),
-    ("java/util/Collection", SET, "!contains"),
-    ("java/lang/CharSequence", "length/0 charAt/1", ""),
-    // Constructing an exception only initialises the new object (message, cause, stack trace).
+    ("java/util/Collection", SET, "interface !contains"),
+    ("java/lang/CharSequence", "length/0 charAt/1", "interface"),
+    // Constructing an exception only initialises the new object (message, cause, stack trace),
+    // except that `Throwable(Throwable cause)` calls `cause.toString()` and `AssertionError(Object)`
+    // calls `String.valueOf(detail)`: the analysis and the weaver treat a one-argument
+    // constructor whose argument is not a String or a primitive as such a call (see
+    // `purity.rs` and `weave/eligible.rs`).
     ("java/lang/Throwable", EXCEPTION_INIT, ""),
     ("java/lang/Exception", EXCEPTION_INIT, ""),
     ("java/lang/RuntimeException", EXCEPTION_INIT, ""),
     ("java/lang/Error", EXCEPTION_INIT, ""),
+    ("java/lang/AssertionError", EXCEPTION_INIT, ""),
     ("java/lang/IllegalStateException", EXCEPTION_INIT, ""),
     ("java/lang/IllegalArgumentException", EXCEPTION_INIT, ""),
     ("java/lang/ArithmeticException", EXCEPTION_INIT, ""),
+    ("java/lang/NullPointerException", EXCEPTION_INIT, ""),
+    ("java/lang/IndexOutOfBoundsException", EXCEPTION_INIT, ""),
+    (
+        "java/lang/ArrayIndexOutOfBoundsException",
+        EXCEPTION_INIT,
+        "",
+    ),
+    (
+        "java/lang/StringIndexOutOfBoundsException",
+        EXCEPTION_INIT,
+        "",
+    ),
+    ("java/lang/NumberFormatException", EXCEPTION_INIT, ""),
+    ("java/lang/ClassCastException", EXCEPTION_INIT, ""),
     (
         "java/lang/UnsupportedOperationException",
         EXCEPTION_INIT,
@@ -119,7 +166,7 @@ const JDK: &[(&str, &str, &str)] = &[
     (
         "java/lang/StringBuilder",
         "length/0 charAt/1 toString/0 indexOf/1,2",
-        "",
+        "final",
     ),
 ];
 
@@ -142,6 +189,10 @@ pub(super) enum Callback {
 pub(super) struct JdkEntry {
     pub(super) class: &'static str,
     pub(super) simple: &'static str,
+    /// A final class: its methods are closed.
+    pub(super) is_final: bool,
+    /// An interface: `java.lang.reflect.Proxy` can implement it at run time.
+    pub(super) is_interface: bool,
     all: bool,
     pub(super) methods: HashSet<(&'static str, usize)>,
     except: HashSet<(&'static str, usize)>,
@@ -163,9 +214,6 @@ impl JdkEntry {
             Some(Callback::No)
         }
     }
-    pub(super) fn declares(&self, name: &str, arity: usize) -> bool {
-        self.methods.contains(&(name, arity)) || self.except.contains(&(name, arity))
-    }
 }
 
 pub(super) fn name_arities(list: &str) -> HashSet<(&str, usize)> {
@@ -184,6 +232,7 @@ pub(super) fn jdk() -> &'static [JdkEntry] {
     TABLE.get_or_init(|| {
         JDK.iter()
             .map(|&(class, methods, notes)| {
+                let words: Vec<&str> = notes.split_whitespace().collect();
                 let notes = |mark: char| -> Vec<&'static str> {
                     notes
                         .split_whitespace()
@@ -193,6 +242,8 @@ pub(super) fn jdk() -> &'static [JdkEntry] {
                 JdkEntry {
                     class,
                     simple: simple_name(class),
+                    is_final: words.contains(&"final"),
+                    is_interface: words.contains(&"interface"),
                     all: notes('*').contains(&""),
                     methods: name_arities(methods),
                     except: notes('-').into_iter().flat_map(name_arities).collect(),

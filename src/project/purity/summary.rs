@@ -1,0 +1,259 @@
+//! The persisted summary of the purity analysis: per class simple name, the calls that are pure
+//! and closed whatever class of the class path (or generated class) the receiver turns out to
+//! be, and which classes have initialisers with effects.
+
+use super::classfile::{self, ACC_ABSTRACT, ACC_PRIVATE, ACC_STATIC, ACC_SYNTHETIC};
+use super::jdk::{jdk, simple_name};
+use super::{arity16, Graph, Openness, Purity};
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+/// Per class: `(name, arity)` → whether every method of that name and arity the class declares
+/// or inherits is pure and closed; and whether the class's supertypes are all known (a class
+/// that inherits from a JDK class outside the allowlist may have methods we cannot see).
+struct ClassCalls {
+    calls: HashMap<(String, u16), bool>,
+    complete: bool,
+}
+
+pub(super) fn summarise(g: &Graph, impure: &[bool], init_safe: &[bool]) -> Purity {
+    let mut p = Purity {
+        callbacks_pure: !impure[g.callbacks()],
+        fn_callbacks_pure: !impure[g.fn_callbacks()],
+        classes: g.classes.len(),
+        openness: g.openness,
+        proxies: g.proxies,
+        ..Purity::default()
+    };
+    // Instance methods by name and arity, for overrides of JDK methods (known by arity only).
+    let mut by_arity: HashMap<(&str, usize), Vec<usize>> = HashMap::new();
+    for ((name, descriptor), nodes) in &g.overriders {
+        if let Some(arity) = classfile::arity(descriptor) {
+            by_arity.entry((name, arity)).or_default().extend(nodes);
+        }
+    }
+    let mut by_simple: BTreeMap<&str, Vec<ClassCalls>> = BTreeMap::new();
+    for (ci, c) in g.classes.iter().enumerate() {
+        for (mi, m) in c.methods.iter().enumerate() {
+            if !impure[g.first[ci] + mi] {
+                p.pure_methods += 1;
+            } else {
+                p.impure_methods += 1;
+                if callable(m) && m.name != "<init>" {
+                    p.impure.push((m.name.clone(), arity16(&m.descriptor)));
+                }
+            }
+        }
+        let simple = simple_name(&c.name);
+        if !init_safe[ci] {
+            p.init_unsafe.push(simple.to_string());
+            p.init_unsafe_statics
+                .extend(c.static_fields.iter().cloned());
+        }
+        by_simple
+            .entry(simple)
+            .or_default()
+            .push(class_calls(g, ci, impure, &by_arity));
+    }
+    // A simple name may stand for several classes: a call is pure only when it is for all of
+    // those that have a method of that name and arity, and every one without it is complete.
+    for (simple, classes) in by_simple {
+        p.names.push(simple.to_string());
+        let keys: HashSet<&(String, u16)> = classes.iter().flat_map(|c| c.calls.keys()).collect();
+        for key in keys {
+            let ok = classes
+                .iter()
+                .all(|c| c.calls.get(key).copied().unwrap_or(c.complete));
+            if ok {
+                p.pure.push((key.0.clone(), key.1, simple.to_string()));
+            }
+        }
+    }
+    p.pure.sort_unstable();
+    p.impure.sort_unstable();
+    p.impure.dedup();
+    p.init_unsafe.sort_unstable();
+    p.init_unsafe.dedup();
+    p.init_unsafe_statics.sort_unstable();
+    p.init_unsafe_statics.dedup();
+    p
+}
+
+/// What class `ci` declares or inherits: each method's purity as a call on a receiver of
+/// static type `ci` ([`closed_pure`]), its own constructors, and the allowlisted methods of JDK
+/// supertypes, which subtypes on the class path may override.
+fn class_calls(
+    g: &Graph,
+    ci: usize,
+    impure: &[bool],
+    by_arity: &HashMap<(&str, usize), Vec<usize>>,
+) -> ClassCalls {
+    let c = &g.classes[ci];
+    let mut out = ClassCalls {
+        calls: HashMap::new(),
+        complete: true,
+    };
+    let mut record = |name: &str, arity: u16, ok: bool| {
+        *out.calls.entry((name.to_string(), arity)).or_insert(true) &= ok;
+    };
+    let mut types = vec![c.name.as_str()];
+    let (mut seen, mut declared) = (HashSet::new(), HashSet::new());
+    let mut subtypes: Option<HashSet<&str>> = None;
+    let mut complete = true;
+    while let Some(t) = types.pop() {
+        if !seen.insert(t) {
+            continue;
+        }
+        let Some(&ti) = g.by_name.get(t) else {
+            let Some(j) = jdk().iter().find(|j| j.class == t) else {
+                complete = false;
+                continue;
+            };
+            let subs = subtypes.get_or_insert_with(|| all_subtypes(g, ci));
+            for &(name, arity) in &j.methods {
+                if name.starts_with('<') {
+                    continue;
+                }
+                let verdict = j
+                    .verdict(name, arity)
+                    .is_some_and(|cb| p_callback(g, impure, cb));
+                // Subtypes on the class path that override it; the receiver's class itself
+                // declares it when `declared` has it (checked through the graph above).
+                let nodes = by_arity.get(&(name, arity)).map_or(&[][..], |v| v);
+                let overridden_impurely = if subs.len() < nodes.len() {
+                    subs.iter().filter_map(|s| g.by_name.get(s)).any(|&si| {
+                        let methods = &g.classes[si].methods;
+                        methods.iter().enumerate().any(|(mi, m)| {
+                            m.name == name
+                                && m.access & (ACC_STATIC | ACC_PRIVATE | ACC_ABSTRACT) == 0
+                                && classfile::arity(&m.descriptor) == Some(arity)
+                                && impure[g.first[si] + mi]
+                        })
+                    })
+                } else {
+                    nodes
+                        .iter()
+                        .any(|&n| impure[n] && subs.contains(class_of(g, n)))
+                };
+                let open = g.openness == Openness::Redefines
+                    || (g.openness == Openness::Subclasses && c.access & classfile::ACC_FINAL == 0)
+                    || (g.proxies && c.access & classfile::ACC_INTERFACE != 0);
+                record(name, arity as u16, verdict && !overridden_impurely && !open);
+            }
+            continue;
+        };
+        let tc = &g.classes[ti];
+        for m in &tc.methods {
+            let own_constructor = m.name == "<init>" && ti == ci;
+            if !callable(m) || (m.name == "<init>" && !own_constructor) {
+                continue;
+            }
+            if !declared.insert((m.name.as_str(), m.descriptor.as_str())) {
+                continue;
+            }
+            let subs = subtypes.get_or_insert_with(|| all_subtypes(g, ci));
+            let ok = closed_pure(g, ci, m, own_constructor, impure, subs);
+            record(&m.name, arity16(&m.descriptor), ok);
+        }
+        types.extend(
+            tc.super_name
+                .iter()
+                .chain(&tc.interfaces)
+                .map(String::as_str),
+        );
+    }
+    out.complete = complete;
+    out
+}
+
+/// Whether a call of `m` (declared by class `ci` or a supertype) on a receiver of static type
+/// `ci` runs only pure code: the declaration it resolves to and every override in a subtype
+/// (what [`Graph::invoke`] depends on, with early exits), and no generated code.
+fn closed_pure(
+    g: &Graph,
+    ci: usize,
+    m: &classfile::Method,
+    own_constructor: bool,
+    impure: &[bool],
+    subs: &HashSet<&str>,
+) -> bool {
+    let c = &g.classes[ci];
+    let (name, descriptor) = (m.name.as_str(), m.descriptor.as_str());
+    let pure = |nodes: &[usize]| nodes.iter().all(|&n| !impure[n]);
+    let mut resolved = Vec::new();
+    if own_constructor {
+        resolved.extend(g.declared(ci, name, descriptor));
+    } else {
+        g.resolve(&c.name, name, descriptor, &mut resolved);
+    }
+    if resolved.is_empty() || !pure(&resolved) {
+        return false;
+    }
+    if g.openness == Openness::Redefines {
+        return false;
+    }
+    if own_constructor || m.access & ACC_STATIC != 0 {
+        return true;
+    }
+    if g.open(ci, &resolved) {
+        return false;
+    }
+    if c.access & classfile::ACC_INTERFACE != 0 {
+        // An implementing class may inherit the method from a superclass that is no subtype.
+        let mut out = Vec::new();
+        subs.iter().all(|sub| {
+            out.clear();
+            g.resolve(sub, name, descriptor, &mut out);
+            pure(&out)
+        })
+    } else {
+        // Every subclass's superclass chain runs through `ci`: an override in a subtype is
+        // what can run instead of the resolved declaration.
+        let overriders = g.overriders.get(&(name, descriptor)).map_or(&[][..], |v| v);
+        if subs.len() < overriders.len() {
+            subs.iter().all(|sub| {
+                let declared = g
+                    .by_name
+                    .get(sub)
+                    .and_then(|&si| g.declared(si, name, descriptor));
+                declared.is_none_or(|n| !impure[n])
+            })
+        } else {
+            overriders
+                .iter()
+                .all(|&o| !impure[o] || !subs.contains(class_of(g, o)))
+        }
+    }
+}
+
+fn callable(m: &classfile::Method) -> bool {
+    m.name != "<clinit>" && m.access & ACC_SYNTHETIC == 0
+}
+
+fn p_callback(g: &Graph, impure: &[bool], cb: super::Callback) -> bool {
+    match cb {
+        super::Callback::No => true,
+        super::Callback::Objects => !impure[g.callbacks()],
+        super::Callback::Functions => !impure[g.fn_callbacks()],
+    }
+}
+
+/// The class that declares method node `n`.
+fn class_of<'a>(g: &Graph<'a>, n: usize) -> &'a str {
+    let ci = g.first.partition_point(|&f| f <= n) - 1;
+    g.classes[ci].name.as_str()
+}
+
+/// Every class on the class path that is a subtype of `ci` (itself included).
+fn all_subtypes<'a>(g: &Graph<'a>, ci: usize) -> HashSet<&'a str> {
+    let mut out = HashSet::from([g.classes[ci].name.as_str()]);
+    let mut queue = vec![g.classes[ci].name.as_str()];
+    while let Some(t) = queue.pop() {
+        for &s in g.subtypes.get(t).into_iter().flatten() {
+            let sub = g.classes[s].name.as_str();
+            if out.insert(sub) {
+                queue.push(sub);
+            }
+        }
+    }
+    out
+}
