@@ -44,6 +44,14 @@ pub struct Extra {
     /// for the same patch: flaky, not held against the patch.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub flaky: Vec<String>,
+    /// Timeouts that did not repeat when the test ran again, alone, with a budget for the
+    /// machine's load at that moment: the machine's, not held against the patch.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub slow: Vec<String>,
+    /// Test runs the worker (or plain's JVM) failed for reasons of its own, each retried once in a
+    /// fresh process, with what the retry gave.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub faults: Vec<String>,
     pub patches: usize,
     pub woven: usize,
     pub fallback: usize,

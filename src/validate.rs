@@ -157,6 +157,8 @@ impl SetValidation {
             .tree_fallbacks
             .extend(t.fallbacks.iter().cloned());
         self.extra.flaky.extend(t.flaky.iter().cloned());
+        self.extra.slow.extend(t.slow.iter().cloned());
+        self.extra.faults.extend(t.faults.iter().cloned());
     }
 
     /// Compiles the schemata and runs the tests of every woven patch.

@@ -2,6 +2,8 @@
 //! patches inner, a patch stops at its first failing test (confirmed by a rerun when the test
 //! passed on the unpatched program); tree-eligible patches share rounds.
 
+pub mod load;
+pub mod rerun;
 pub mod session;
 pub mod tree;
 
@@ -9,7 +11,7 @@ use crate::model::{Outcome, Phase, TestResult, Verdict};
 use crate::pool::protocol::Request;
 use crate::pool::{PoolError, Worker};
 use crate::workdir::{State, TestRecord};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 use std::time::Duration;
 
 /// Tests in the order they are run against every patch: the tests failing on the unpatched program
@@ -36,6 +38,11 @@ pub struct Telemetry {
     pub fallbacks: Vec<String>,
     /// Failures that did not repeat when the test ran once more for the same patch.
     pub flaky: Vec<String>,
+    /// Timeouts that did not repeat when the test ran again with a budget for the current load.
+    pub slow: Vec<String>,
+    /// Requests the worker failed for reasons of its own (it died, broke the protocol, a native
+    /// panicked), each retried once in a fresh worker, with what the retry gave.
+    pub faults: Vec<String>,
 }
 
 /// How one test ended for one patch; `None` means it passed.
@@ -57,25 +64,18 @@ fn failure(result: &TestResult, test: &TestRecord, phase: Phase) -> Option<Outco
     )
 }
 
-/// One sequential round: `patch` selected at the location (-1: an overlay without a stub).
-fn run_one(worker: &mut Worker, classpath: &[String], test: &TestRecord, patch: i32) -> TestResult {
-    let req = Request::RunTest {
-        classpath: classpath.to_vec(),
-        test: test.id.clone(),
-        patch,
-    };
-    match worker.call(&req, Some(Duration::from_millis(test.timeout_ms))) {
-        Ok(resp) => {
-            TestResult::parse_agent_line(resp.lines.first().map(String::as_str).unwrap_or(""))
-        }
-        Err(PoolError::Timeout(_)) => TestResult::Timeout,
-        // The JVM running the test died: in a plain run the test's JVM dies too, so the test fails.
-        Err(PoolError::Died(why)) => TestResult::Fail {
-            exception: "JVM exit".into(),
-            message: format!("the JVM died during the test: {why}"),
-        },
-        Err(e) => TestResult::Error(e.to_string()),
-    }
+/// One sequential round: `patch` selected at the location (-1: an overlay without a stub). A
+/// worker that dies or fails on its own during it is restarted and the round retried once
+/// ([`rerun::run_test`]).
+fn run_one(
+    worker: &mut Worker,
+    classpath: &[String],
+    test: &TestRecord,
+    patch: i32,
+    telemetry: &mut Telemetry,
+) -> TestResult {
+    let timeout = Duration::from_millis(test.timeout_ms);
+    rerun::run_test(worker, classpath, test, patch, timeout, &mut telemetry.faults)
 }
 
 /// What selects `p` at the location: its number, or -1 for an overlay without a stub (a patch
@@ -102,11 +102,23 @@ pub fn flaky_note(test: &str, first: &TestResult) -> String {
 /// One execution of a test and the patches it decided (a tree round decides a whole class).
 type Decided = (Vec<usize>, TestResult);
 
+/// Confirms what an execution of `test` found before it counts, as in the plain technique.
+///
+/// A timeout (of any test) runs the test again for the first patch the execution decided, alone,
+/// with a budget for the machine's current load ([`rerun::measure`]: the unpatched program runs
+/// the test first, warming the restarted JVM and timing the test now, and the CPU contention is
+/// sampled). When it times out again the timeout counts for every patch of the execution; else
+/// the first timeout was the machine's (`extra.slow`), the rerun's result stands for the first
+/// patch, and the execution's other patches (a tree class, which was cut short) get rounds of their
+/// own, confirmed the same way.
+///
 /// A test that passed on the unpatched program and fails in an execution runs once more, for the
-/// first patch that execution decided, as in the plain technique: when it passes then, the test is
-/// flaky (an unseeded random sample, a wall-clock bound) and the failure counts against none of
-/// those patches. Once a failure has repeated, an identical failure in another execution is taken
-/// as real without a rerun. A JVM crash and a timeout are not rerun.
+/// first patch that execution decided: when it passes then, the test is flaky (an unseeded random
+/// sample, a wall-clock bound) and the failure counts against none of those patches. Once a
+/// failure has repeated, an identical failure in another execution is taken as real without a
+/// rerun. A JVM crash is not rerun here: [`run_one`] already retried it.
+///
+/// `classpath` is the overlay, then the unpatched program's class path.
 fn confirm_failures(
     worker: &mut Worker,
     classpath: &[String],
@@ -115,20 +127,66 @@ fn confirm_failures(
     results: Vec<Decided>,
     telemetry: &mut Telemetry,
 ) -> Vec<Decided> {
-    if !test.passed {
-        return results;
-    }
     let mut repeated: Vec<TestResult> = Vec::new();
     let mut confirmed = Vec::with_capacity(results.len());
-    for (patches, result) in results {
-        let rerun = matches!(&result, TestResult::Fail { exception, .. } if exception != "JVM exit")
-            && !repeated.contains(&result);
-        let Some(&first) = patches.first().filter(|_| rerun) else {
+    // Measured at the first timeout of this test, then shared by its other timeouts.
+    let mut budget = None;
+    let mut todo: VecDeque<Decided> = results.into();
+    while let Some((patches, result)) = todo.pop_front() {
+        let Some(&first) = patches.first() else {
             confirmed.push((patches, result));
             continue;
         };
+        if result == TestResult::Timeout {
+            let unpatched = classpath.get(1..).unwrap_or_default();
+            let measured = budget.get_or_insert_with(|| {
+                rerun::measure(worker, unpatched, test, &mut telemetry.rounds)
+            });
+            let b = match measured {
+                Ok(b) => *b,
+                Err(why) => {
+                    tracing::warn!("{why}");
+                    confirmed.push((patches, TestResult::Error(why.clone())));
+                    continue;
+                }
+            };
+            telemetry.rounds += 1;
+            let again = rerun::run_test(
+                worker,
+                classpath,
+                test,
+                selector(phase, first),
+                b.allowed,
+                &mut telemetry.faults,
+            );
+            if again == TestResult::Timeout {
+                confirmed.push((patches, result));
+                continue;
+            }
+            let then = if again.passed() {
+                "passed".to_string()
+            } else {
+                format!("ended `{}`", again.describe())
+            };
+            let note = load::slow_note(&test.id.to_string(), test.timeout_ms, &b, &then);
+            telemetry.slow.push(format!("{note} (patches {patches:?})"));
+            todo.push_front((vec![first], again));
+            for &p in &patches[1..] {
+                telemetry.rounds += 1;
+                let r = run_one(worker, classpath, test, selector(phase, p), telemetry);
+                todo.push_back((vec![p], r));
+            }
+            continue;
+        }
+        let rerun = test.passed
+            && matches!(&result, TestResult::Fail { exception, .. } if exception != "JVM exit")
+            && !repeated.contains(&result);
+        if !rerun {
+            confirmed.push((patches, result));
+            continue;
+        }
         telemetry.rounds += 1;
-        let again = run_one(worker, classpath, test, selector(phase, first));
+        let again = run_one(worker, classpath, test, selector(phase, first), telemetry);
         if again.passed() {
             let note = flaky_note(&test.id.to_string(), &result);
             telemetry
@@ -219,7 +277,8 @@ fn run_tree(
 
 /// Runs the ordered tests against `patches` (tests outer, patches inner), each patch until its
 /// first failing test. Patches in `tree` share rounds through the state-transition tree; the rest,
-/// and any a tree could not decide, get one round each.
+/// and any a tree could not decide, get one round each. `classpath` is the overlay, then the
+/// unpatched program's class path (`WorkDir::test_classpath`); timeouts are confirmed on it.
 pub fn execute(
     worker: &mut Worker,
     classpath: &[String],
@@ -254,10 +313,8 @@ pub fn execute(
         sequential.sort();
         for p in sequential {
             telemetry.rounds += 1;
-            results.push((
-                vec![p],
-                run_one(worker, classpath, test, selector(phase, p)),
-            ));
+            let result = run_one(worker, classpath, test, selector(phase, p), &mut telemetry);
+            results.push((vec![p], result));
         }
         let results = confirm_failures(worker, classpath, test, phase, results, &mut telemetry);
         for (decided, result) in results {

@@ -10,19 +10,39 @@ public final class PlainMain {
     private PlainMain() {}
 
     /**
-     * Arguments: the test class path (entries separated by the path separator), then test ids
+     * Arguments: optionally {@code --warm} and the unpatched program's test class path, then the
+     * test class path (entries separated by the path separator), then test ids
      * {@code Class#method}, each prefixed with {@code +} when it passed on the unpatched program.
      * Prints START/RESULT lines, then DONE if all passed. A {@code +} test that fails is run once
      * more: when it passes then, it is flaky ({@code FLAKY id first-result}) and does not count.
+     * With {@code --warm}, the first test runs once on the unpatched program before anything else
+     * ({@code WARM id}, then {@code WARMED id micros result}): the parent confirms a timeout of that
+     * test this way, in a JVM warmed for it, with a budget from how long that run took.
      */
     public static void main(String[] argv) {
         PrintStream protocol = System.out;
         // What the tests print must not mix with the protocol.
         System.setOut(System.err);
         ExitGuard.install();
+        String[] unpatched = null;
+        if (argv.length > 1 && argv[0].equals("--warm")) {
+            unpatched = argv[1].split(java.io.File.pathSeparator);
+            argv = java.util.Arrays.copyOfRange(argv, 2, argv.length);
+        }
         String[] classpath = argv[0].split(java.io.File.pathSeparator);
         String[] args = java.util.Arrays.copyOfRange(argv, 1, argv.length);
         warmUpJupiter(classpath, args);
+        if (unpatched != null && args.length > 0) {
+            String id = args[0].startsWith("+") ? args[0].substring(1) : args[0];
+            int hash = id.indexOf('#');
+            protocol.println("WARM\t" + id);
+            protocol.flush();
+            long t = System.nanoTime();
+            String result = TestRunner.runTest(unpatched, id.substring(0, hash), id.substring(hash + 1));
+            long micros = (System.nanoTime() - t) / 1000;
+            protocol.println("WARMED\t" + id + "\t" + micros + "\t" + result);
+            protocol.flush();
+        }
         for (String arg : args) {
             boolean confirm = arg.startsWith("+");
             String id = confirm ? arg.substring(1) : arg;
