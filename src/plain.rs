@@ -7,7 +7,7 @@ use crate::model::{Outcome, PatchSet, Phase, TestResult, Verdict};
 use crate::project::{default_jvm_options, javac, join_path};
 use crate::report::{Extra, SetResult};
 use crate::schedule::flaky_note;
-use crate::schedule::load::{contention, slow_note, Budget};
+use crate::schedule::load::{confirmed_note, contention, slow_note, Budget};
 use crate::schedule::rerun::crashed_twice;
 use crate::validate::RunContext;
 use std::io::{BufRead, BufReader};
@@ -65,6 +65,7 @@ pub fn plain(ctx: &RunContext, worker_id: usize, path: &Path, set: &PatchSet) ->
             let tag = |notes: Vec<String>| notes.into_iter().map(move |f| format!("{f} (patch {i})"));
             extra.flaky.extend(tag(run.flaky));
             extra.slow.extend(tag(run.slow));
+            extra.timeouts.extend(tag(run.timeouts));
             extra.faults.extend(tag(run.faults));
             extra.run_ms += t.elapsed().as_secs_f64() * 1000.0;
             run.outcome
@@ -91,6 +92,7 @@ struct PlainRun {
     jvm_starts: u32,
     flaky: Vec<String>,
     slow: Vec<String>,
+    timeouts: Vec<String>,
     faults: Vec<String>,
 }
 
@@ -117,6 +119,7 @@ fn run_tests(ctx: &RunContext, worker_id: usize, patched: &Path) -> PlainRun {
         jvm_starts: 0,
         flaky: vec![],
         slow: vec![],
+        timeouts: vec![],
         faults: vec![],
     };
     let mut from = 0;
@@ -336,6 +339,11 @@ fn run_from(
                                 Budget::for_unpatched(t.timeout_ms).as_millis()
                             )),
                     );
+                }
+                if let Some(b) = budget.filter(|_| current == Some(from)) {
+                    let t = &ctx.tests[from];
+                    let note = confirmed_note(&t.id.to_string(), t.timeout_ms, &b);
+                    run.timeouts.push(note);
                 }
                 return Ended::Timeout(current);
             }

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 /// CPU time the calibration spins for.
 const CALIBRATION_CPU: Duration = Duration::from_millis(30);
-/// Wall time after which the calibration stops whatever it measured (a factor of 10 at most).
+/// Wall time after which the calibration stops with what it measured.
 const CALIBRATION_WALL: Duration = Duration::from_millis(300);
 /// The confirmation budget is at most this many times the test's timeout.
 pub const BUDGET_CAP: f64 = 4.0;
@@ -105,6 +105,14 @@ pub fn slow_note(test: &str, timeout_ms: u64, budget: &Budget, then: &str) -> St
     );
     tracing::warn!("slow: {note}");
     note
+}
+
+/// Describes a timeout that repeated within the budget (`extra.timeouts`): it counts.
+pub fn confirmed_note(test: &str, timeout_ms: u64, budget: &Budget) -> String {
+    format!(
+        "{test}: timed out after {timeout_ms} ms, and again when run alone ({})",
+        budget.describe()
+    )
 }
 
 #[cfg(test)]

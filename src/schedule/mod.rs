@@ -40,6 +40,11 @@ pub struct Telemetry {
     pub flaky: Vec<String>,
     /// Timeouts that did not repeat when the test ran again with a budget for the current load.
     pub slow: Vec<String>,
+    /// Timeouts that did repeat (they count), with the budget of the rerun.
+    pub timeouts: Vec<String>,
+    /// Requests outside tree rounds (sequential rounds, confirmations, timings of the unpatched
+    /// program) stopped at their time limit; each restarted the worker.
+    pub sequential_timeouts: u64,
     /// Requests the worker failed for reasons of its own (it died, broke the protocol, a native
     /// panicked), each retried once in a fresh worker, with what the retry gave.
     pub faults: Vec<String>,
@@ -75,7 +80,7 @@ fn run_one(
     telemetry: &mut Telemetry,
 ) -> TestResult {
     let timeout = Duration::from_millis(test.timeout_ms);
-    rerun::run_test(worker, classpath, test, patch, timeout, &mut telemetry.faults)
+    rerun::run_test(worker, classpath, test, patch, timeout, telemetry)
 }
 
 /// What selects `p` at the location: its number, or -1 for an overlay without a stub (a patch
@@ -140,7 +145,7 @@ fn confirm_failures(
         if result == TestResult::Timeout {
             let unpatched = classpath.get(1..).unwrap_or_default();
             let measured = budget.get_or_insert_with(|| {
-                rerun::measure(worker, unpatched, test, &mut telemetry.rounds)
+                rerun::measure(worker, unpatched, test, telemetry)
             });
             let b = match measured {
                 Ok(b) => *b,
@@ -157,9 +162,11 @@ fn confirm_failures(
                 test,
                 selector(phase, first),
                 b.allowed,
-                &mut telemetry.faults,
+                telemetry,
             );
             if again == TestResult::Timeout {
+                let note = load::confirmed_note(&test.id.to_string(), test.timeout_ms, &b);
+                telemetry.timeouts.push(format!("{note} (patches {patches:?})"));
                 confirmed.push((patches, result));
                 continue;
             }

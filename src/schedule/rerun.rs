@@ -5,6 +5,7 @@
 //! for the machine's current load ([`super::load`]).
 
 use super::load::{contention, Budget};
+use super::Telemetry;
 use crate::model::{TestId, TestResult};
 use crate::pool::protocol::Request;
 use crate::pool::{PoolError, Worker};
@@ -61,8 +62,8 @@ pub fn request(
 }
 
 /// Runs `test` with `patch` selected within `timeout`. A death or an infrastructure fault is
-/// retried once in the fresh worker (the failed request restarted it); `faults` receives a note
-/// for each. A death that repeats is the patch's failure (`JVM exit`), as plain validation would
+/// retried once in the fresh worker (the failed request restarted it), with a note in
+/// `telemetry.faults`. A death that repeats is the patch's failure (`JVM exit`), as plain validation would
 /// see it; any other fault that repeats is an error with both reasons; a timeout is a timeout.
 pub fn run_test(
     worker: &mut Worker,
@@ -70,7 +71,7 @@ pub fn run_test(
     test: &TestRecord,
     patch: i32,
     timeout: Duration,
-    faults: &mut Vec<String>,
+    telemetry: &mut Telemetry,
 ) -> TestResult {
     let first = match request(worker, classpath, &test.id, patch, timeout) {
         Ok((result, _)) => return result,
@@ -78,6 +79,7 @@ pub fn run_test(
     };
     let first_fault = classify(&first);
     if first_fault == Fault::Timeout {
+        telemetry.sequential_timeouts += 1;
         return TestResult::Timeout;
     }
     let who = if patch >= 0 {
@@ -92,10 +94,13 @@ pub fn run_test(
             let then = format!("ran again in a fresh worker: {}", result.describe());
             (result, then)
         }
-        (_, Err(PoolError::Timeout(t))) => (
+        (_, Err(PoolError::Timeout(t))) => {
+            telemetry.sequential_timeouts += 1;
+            (
             TestResult::Timeout,
             format!("ran again in a fresh worker: timed out after {} ms", t.as_millis()),
-        ),
+        )
+        }
         (Fault::Crash(why), Err(PoolError::Died(again))) => (
             crashed_twice(why, &again),
             "died again in a fresh worker: the patch's failure".into(),
@@ -105,7 +110,7 @@ pub fn run_test(
             format!("failed again in a fresh worker ({e}): not validated"),
         ),
     };
-    faults.push(format!("{who}: {first}; {then}"));
+    telemetry.faults.push(format!("{who}: {first}; {then}"));
     result
 }
 
@@ -126,13 +131,14 @@ pub fn measure(
     worker: &mut Worker,
     unpatched: &[String],
     test: &TestRecord,
-    rounds: &mut u64,
+    telemetry: &mut Telemetry,
 ) -> Result<Budget, String> {
     let allowance = Budget::for_unpatched(test.timeout_ms);
-    *rounds += 1;
+    telemetry.rounds += 1;
     let unpatched_ms = match request(worker, unpatched, &test.id, -1, allowance) {
         Ok((_, ms)) => Some(ms),
         Err(PoolError::Timeout(_)) => {
+            telemetry.sequential_timeouts += 1;
             return Err(format!(
                 "{}: the unpatched program ran past {} ms on this test too: the machine is too \
                  slow to tell a timeout from load",

@@ -51,6 +51,7 @@ public final class PlainMain {
             String method = id.substring(hash + 1);
             protocol.println("START\t" + id);
             protocol.flush();
+            injectFault();
             String result = TestRunner.runTest(classpath, cls, method);
             if (confirm && result.startsWith("FAIL")) {
                 protocol.println("START\t" + id);
@@ -70,6 +71,35 @@ public final class PlainMain {
         protocol.println("DONE");
         protocol.flush();
         ExitGuard.halt(0);
+    }
+
+    /** Test runs so far, for {@link #injectFault}. */
+    private static int runs;
+
+    /**
+     * Fault injection for patchval's tests, as in {@code patchval worker} (src/pool/fault.rs):
+     * {@code PATCHVAL_FAULT=<sigkill|slow>:<n>[:<marker file>]} kills this JVM with SIGKILL or
+     * stalls it until the parent's timeout, at its n-th test run; with a marker file once per run.
+     */
+    private static void injectFault() {
+        runs++;
+        String spec = System.getenv("PATCHVAL_FAULT");
+        if (spec == null) return;
+        String[] parts = spec.split(":", 3);
+        if (parts.length < 2 || !parts[1].equals(Integer.toString(runs))) return;
+        try {
+            if (parts.length == 3 && !parts[2].isEmpty() && !new java.io.File(parts[2]).createNewFile()) {
+                return;
+            }
+            if (parts[0].equals("sigkill")) {
+                String pid = Long.toString(ProcessHandle.current().pid());
+                new ProcessBuilder("kill", "-9", pid).start().waitFor();
+            } else if (parts[0].equals("slow")) {
+                while (true) Thread.sleep(3_600_000L);
+            }
+        } catch (java.io.IOException | InterruptedException e) {
+            // no fault, then
+        }
     }
 
     /**
