@@ -62,7 +62,8 @@ pub fn plain(ctx: &RunContext, worker_id: usize, path: &Path, set: &PatchSet) ->
             let run = run_tests(ctx, worker_id, &classes);
             extra.jvm_starts += run.jvm_starts;
             extra.rounds += run.rounds;
-            let tag = |notes: Vec<String>| notes.into_iter().map(move |f| format!("{f} (patch {i})"));
+            let tag =
+                |notes: Vec<String>| notes.into_iter().map(move |f| format!("{f} (patch {i})"));
             extra.flaky.extend(tag(run.flaky));
             extra.slow.extend(tag(run.slow));
             extra.timeouts.extend(tag(run.timeouts));
@@ -129,7 +130,14 @@ fn run_tests(ctx: &RunContext, worker_id: usize, patched: &Path) -> PlainRun {
     loop {
         let confirming = timed_out.filter(|&k| k == from);
         let retrying = crashed.as_ref().filter(|(k, _)| *k == from).cloned();
-        let ended = run_from(ctx, worker_id, patched, from, confirming.is_some(), &mut run);
+        let ended = run_from(
+            ctx,
+            worker_id,
+            patched,
+            from,
+            confirming.is_some(),
+            &mut run,
+        );
         let id = |k: usize| ctx.tests[k].id.to_string();
         if let Some((k, first)) = &retrying {
             if !matches!(ended, Ended::Crash(c, _) if c.unwrap_or(from) == *k) {

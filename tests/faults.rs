@@ -33,7 +33,13 @@ fn calc() -> Calc {
 
 /// `patchval run -j 1` on one set with `args` and `PATCHVAL_FAULT=<fault>:<marker>`, asserting the
 /// run succeeds and the fault happened; returns the set's result line.
-fn run_with_fault(work: &Path, set: &Path, args: &[&str], fault: &str, marker: &Path) -> ResultLine {
+fn run_with_fault(
+    work: &Path,
+    set: &Path,
+    args: &[&str],
+    fault: &str,
+    marker: &Path,
+) -> ResultLine {
     let _ = std::fs::remove_file(work.join("result.jsonl"));
     let spec = format!("{fault}:{}", marker.display());
     let mut all = vec!["run", "-w", work.to_str().unwrap(), "-j", "1"];
@@ -71,7 +77,11 @@ fn worker_fault_changes_no_verdict(fault: &str, mentions: &str) -> Calc {
         let r = run_with_fault(&c.work, &c.set, args, fault, &marker);
         assert_eq!(r.succlist, c.expected, "{args:?} with {fault}: {}", r.extra);
         let seen = notes(&r, &["faults", "tree_fallbacks"]);
-        assert!(seen.contains(mentions), "{args:?} with {fault}: {}", r.extra);
+        assert!(
+            seen.contains(mentions),
+            "{args:?} with {fault}: {}",
+            r.extra
+        );
         assert!(
             r.extra["jvm_starts"].as_u64().unwrap() >= 1,
             "the worker was restarted: {}",
@@ -168,7 +178,11 @@ fn a_patch_that_kills_its_jvm_fails_in_both_techniques() {
     let mut runs = Vec::new();
     for technique in ["schemata", "plain"] {
         let (out, r) = run(&c.work, &set, technique, 1);
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         assert_eq!(r[0].succlist, "sF", "{technique}: {}", r[0].extra);
         assert!(
             notes(&r[0], &["faults"]).contains("died again in a fresh"),
@@ -211,7 +225,11 @@ fn an_infinite_loop_is_a_confirmed_timeout_within_its_budget() {
     );
     for technique in ["schemata", "plain"] {
         let (out, r) = run(&work, &set, technique, 1);
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         let r = &r[0];
         assert_eq!(r.succlist, "sT", "{technique}: {}", r.extra);
         let note = notes(r, &["timeouts"]);

@@ -122,9 +122,12 @@ fn inject(kind: Kind, out: &Protocol) -> Result<(), String> {
         }
         Kind::Garbage => {
             let mut w = out.0.lock().unwrap_or_else(|e| e.into_inner());
-            writeln!(w, "patchval fault injection: this line is not a response {{")
-                .and_then(|_| w.flush())
-                .map_err(|e| e.to_string())
+            writeln!(
+                w,
+                "patchval fault injection: this line is not a response {{"
+            )
+            .and_then(|_| w.flush())
+            .map_err(|e| e.to_string())
         }
         Kind::Slow => loop {
             // Until the parent's timeout kills this worker.

@@ -144,9 +144,8 @@ fn confirm_failures(
         };
         if result == TestResult::Timeout {
             let unpatched = classpath.get(1..).unwrap_or_default();
-            let measured = budget.get_or_insert_with(|| {
-                rerun::measure(worker, unpatched, test, telemetry)
-            });
+            let measured =
+                budget.get_or_insert_with(|| rerun::measure(worker, unpatched, test, telemetry));
             let b = match measured {
                 Ok(b) => *b,
                 Err(why) => {
@@ -166,7 +165,9 @@ fn confirm_failures(
             );
             if again == TestResult::Timeout {
                 let note = load::confirmed_note(&test.id.to_string(), test.timeout_ms, &b);
-                telemetry.timeouts.push(format!("{note} (patches {patches:?})"));
+                telemetry
+                    .timeouts
+                    .push(format!("{note} (patches {patches:?})"));
                 confirmed.push((patches, result));
                 continue;
             }

@@ -97,9 +97,12 @@ pub fn run_test(
         (_, Err(PoolError::Timeout(t))) => {
             telemetry.sequential_timeouts += 1;
             (
-            TestResult::Timeout,
-            format!("ran again in a fresh worker: timed out after {} ms", t.as_millis()),
-        )
+                TestResult::Timeout,
+                format!(
+                    "ran again in a fresh worker: timed out after {} ms",
+                    t.as_millis()
+                ),
+            )
         }
         (Fault::Crash(why), Err(PoolError::Died(again))) => (
             crashed_twice(why, &again),
@@ -144,7 +147,7 @@ pub fn measure(
                  slow to tell a timeout from load",
                 test.id,
                 allowance.as_millis()
-            ))
+            ));
         }
         Err(e) => {
             tracing::warn!("{}: timing the unpatched program: {e}", test.id);

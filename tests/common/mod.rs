@@ -202,7 +202,12 @@ pub fn check_fixture_runs(name: &str, kind: &str) -> (Vec<ResultLine>, Vec<Resul
         // A `T` counts only after a confirmation that timed out too, in both techniques.
         for r in [f, p] {
             if r.succlist.contains('T') {
-                assert!(r.extra["timeouts"].is_array(), "{}: {}", r.set_name(), r.extra);
+                assert!(
+                    r.extra["timeouts"].is_array(),
+                    "{}: {}",
+                    r.set_name(),
+                    r.extra
+                );
             }
         }
     }
