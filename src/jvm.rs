@@ -6,8 +6,10 @@ use jni::objects::{JClass, JObject, JObjectArray, JString};
 use jni::sys::{jboolean, jclass, jint, jlong, JNIEnv};
 use jni::{jni_sig, jni_str, Env, EnvUnowned, InitArgsBuilder, JNIVersion, JavaVM, NativeMethod};
 use std::ffi::c_void;
+use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Mutex;
 
 /// Errors of the embedded JVM.
 #[derive(Debug, thiserror::Error)]
@@ -25,18 +27,21 @@ static CHOOSE_CALLS: AtomicU64 = AtomicU64::new(0);
 
 // The natives of `patchval.agent.Rt`: raw `extern "system"` functions registered with
 // RegisterNatives, on the hot path of every patched location; the logic is in `schedule::session`.
+// Each body runs inside `guarded`, so that a panic never unwinds into the JVM.
 
 extern "system" fn rt_choose(_env: *mut JNIEnv, _class: jclass, _site: jint) -> jint {
-    CHOOSE_CALLS.fetch_add(1, Ordering::Relaxed);
-    session::choose()
+    guarded("choose", -1, || {
+        CHOOSE_CALLS.fetch_add(1, Ordering::Relaxed);
+        session::choose()
+    })
 }
 
 extern "system" fn rt_tree(_env: *mut JNIEnv, _class: jclass, _site: jint) -> jboolean {
-    session::is_tree()
+    guarded("tree", false, session::is_tree)
 }
 
 extern "system" fn rt_begin(_env: *mut JNIEnv, _class: jclass, _site: jint) -> jint {
-    session::begin()
+    guarded("begin", -1, session::begin)
 }
 
 extern "system" fn rt_round(_env: *mut JNIEnv, _class: jclass, _site: jint) -> jlong {
@@ -44,7 +49,7 @@ extern "system" fn rt_round(_env: *mut JNIEnv, _class: jclass, _site: jint) -> j
 }
 
 extern "system" fn rt_patch_at(_env: *mut JNIEnv, _class: jclass, _site: jint, k: jint) -> jint {
-    session::patch_at(k)
+    guarded("patchAt", -1, || session::patch_at(k))
 }
 
 extern "system" fn rt_report<'local>(
@@ -54,14 +59,75 @@ extern "system" fn rt_report<'local>(
     patch: jint,
     change: JString<'local>,
 ) {
-    let text = env
-        .with_env(|env| -> jni::errors::Result<String> { change.try_to_string(env) })
-        .resolve::<jni::errors::ThrowRuntimeExAndDefault>();
-    session::report(patch, text);
+    guarded("report", (), || {
+        let text = env
+            .with_env(|env| -> jni::errors::Result<String> { change.try_to_string(env) })
+            .resolve::<jni::errors::ThrowRuntimeExAndDefault>();
+        session::report(patch, text);
+    })
 }
 
 extern "system" fn rt_decide(_env: *mut JNIEnv, _class: jclass, _site: jint) -> jint {
-    session::decide()
+    guarded("decide", -1, session::decide)
+}
+
+/// Why a native panicked during the current request, if one did.
+static NATIVE_FAULT: Mutex<Option<String>> = Mutex::new(None);
+/// `NATIVE_FAULT` is set (checked on the hot path without the lock).
+static FAULTED: AtomicBool = AtomicBool::new(false);
+
+/// Armed by fault injection (`PATCHVAL_FAULT=panic:N`): the next native call panics.
+static PANIC_NEXT: AtomicBool = AtomicBool::new(false);
+
+/// Runs the body of a native. A panic must not unwind into the JVM (the process would abort with
+/// nothing but Rust's last words in the log): it is caught, logged, and recorded for the worker,
+/// which reports the request as a fault of its own ([`take_native_fault`]). Until then every native
+/// answers `fallback` at once (-1: no patch, which ends the round quickly); the round's result is
+/// discarded.
+fn guarded<R>(name: &str, fallback: R, body: impl FnOnce() -> R) -> R {
+    if FAULTED.load(Ordering::Acquire) {
+        return fallback;
+    }
+    let caught = std::panic::catch_unwind(AssertUnwindSafe(|| {
+        if PANIC_NEXT.load(Ordering::Relaxed) && PANIC_NEXT.swap(false, Ordering::SeqCst) {
+            panic!("injected by PATCHVAL_FAULT");
+        }
+        body()
+    }));
+    match caught {
+        Ok(r) => r,
+        Err(payload) => {
+            let what = payload
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "a panic without a message".into());
+            let why = format!("the native Rt.{name} panicked: {what}");
+            tracing::error!("{why}; the request is reported as a worker fault");
+            lock_fault().get_or_insert(why);
+            FAULTED.store(true, Ordering::Release);
+            fallback
+        }
+    }
+}
+
+fn lock_fault() -> std::sync::MutexGuard<'static, Option<String>> {
+    NATIVE_FAULT.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Why a native panicked since the last call, if one did (and clears it).
+pub fn take_native_fault() -> Option<String> {
+    if !FAULTED.load(Ordering::Acquire) {
+        return None;
+    }
+    let why = lock_fault().take();
+    FAULTED.store(false, Ordering::Release);
+    why
+}
+
+/// Makes the next native call panic (fault injection for tests; see `pool::fault`).
+pub fn panic_in_next_native() {
+    PANIC_NEXT.store(true, Ordering::SeqCst);
 }
 
 /// Selects the patch that woven code runs in the following sequential rounds.

@@ -7,6 +7,8 @@ use crate::model::{Outcome, PatchSet, Phase, TestResult, Verdict};
 use crate::project::{default_jvm_options, javac, join_path};
 use crate::report::{Extra, SetResult};
 use crate::schedule::flaky_note;
+use crate::schedule::load::{confirmed_note, contention, slow_note, Budget};
+use crate::schedule::rerun::crashed_twice;
 use crate::validate::RunContext;
 use std::io::{BufRead, BufReader};
 use std::os::unix::process::CommandExt;
@@ -57,14 +59,17 @@ pub fn plain(ctx: &RunContext, worker_id: usize, path: &Path, set: &PatchSet) ->
                 return Outcome::new(Verdict::CompileError, Phase::Plain).with_detail(first);
             }
             let t = Instant::now();
-            extra.jvm_starts += 1;
-            let (o, rounds, flaky) = run_tests(ctx, worker_id, &classes);
-            extra.rounds += rounds;
-            extra
-                .flaky
-                .extend(flaky.into_iter().map(|f| format!("{f} (patch {i})")));
+            let run = run_tests(ctx, worker_id, &classes);
+            extra.jvm_starts += run.jvm_starts;
+            extra.rounds += run.rounds;
+            let tag =
+                |notes: Vec<String>| notes.into_iter().map(move |f| format!("{f} (patch {i})"));
+            extra.flaky.extend(tag(run.flaky));
+            extra.slow.extend(tag(run.slow));
+            extra.timeouts.extend(tag(run.timeouts));
+            extra.faults.extend(tag(run.faults));
             extra.run_ms += t.elapsed().as_secs_f64() * 1000.0;
-            o
+            run.outcome
         })();
         outcomes.push(outcome);
     }
@@ -80,10 +85,119 @@ pub fn plain(ctx: &RunContext, worker_id: usize, path: &Path, set: &PatchSet) ->
     r
 }
 
-/// Runs the ordered tests in a fresh JVM (`patchval.agent.PlainMain`), one timeout per test; a
-/// failure of a test that passed on the unpatched program is confirmed by one more run (marked `+`),
-/// as in the schemata. Returns the outcome, the test runs, and the flaky failures.
-fn run_tests(ctx: &RunContext, worker_id: usize, patched: &Path) -> (Outcome, u64, Vec<String>) {
+/// What running one patch's tests the plain way found.
+struct PlainRun {
+    outcome: Outcome,
+    /// Test runs.
+    rounds: u64,
+    jvm_starts: u32,
+    flaky: Vec<String>,
+    slow: Vec<String>,
+    timeouts: Vec<String>,
+    faults: Vec<String>,
+}
+
+/// How one JVM running the tests from some test on ended.
+enum Ended {
+    /// All passed, or a test failed: the patch's outcome.
+    Outcome(Outcome),
+    /// Test `k` ran past its time (`None`: the JVM hung outside any test).
+    Timeout(Option<usize>),
+    /// The JVM died during test `k` (`None`: outside any test), with its exit status.
+    Crash(Option<usize>, String),
+}
+
+/// Runs the ordered tests for one patch, the way plain validation does, with the same rules as the
+/// schemata for what counts: a JVM that dies during a test is started again from that test once,
+/// and only a second death there is the patch's failure; a timeout is confirmed by a fresh JVM
+/// that first runs the test on the unpatched program (warming the JVM as the tests before had and
+/// timing the test now) and then runs it for the patch with a budget for the current load
+/// (`schedule::load`): only a second timeout counts.
+fn run_tests(ctx: &RunContext, worker_id: usize, patched: &Path) -> PlainRun {
+    let mut run = PlainRun {
+        outcome: Outcome::new(Verdict::Plausible, Phase::Plain),
+        rounds: 0,
+        jvm_starts: 0,
+        flaky: vec![],
+        slow: vec![],
+        timeouts: vec![],
+        faults: vec![],
+    };
+    let mut from = 0;
+    // The test whose timeout is being confirmed, and the test whose JVM died once (with why).
+    let mut timed_out: Option<usize> = None;
+    let mut crashed: Option<(usize, String)> = None;
+    loop {
+        let confirming = timed_out.filter(|&k| k == from);
+        let retrying = crashed.as_ref().filter(|(k, _)| *k == from).cloned();
+        let ended = run_from(
+            ctx,
+            worker_id,
+            patched,
+            from,
+            confirming.is_some(),
+            &mut run,
+        );
+        let id = |k: usize| ctx.tests[k].id.to_string();
+        if let Some((k, first)) = &retrying {
+            if !matches!(ended, Ended::Crash(c, _) if c.unwrap_or(from) == *k) {
+                run.faults.push(format!(
+                    "{}: the JVM died ({first}); ran again in a fresh JVM from that test on",
+                    id(*k)
+                ));
+            }
+        }
+        match ended {
+            Ended::Outcome(o) => {
+                run.outcome = o;
+                return run;
+            }
+            Ended::Timeout(Some(k)) if confirming != Some(k) => {
+                tracing::debug!("{}: timed out; confirming in a fresh JVM", id(k));
+                timed_out = Some(k);
+                from = k;
+            }
+            Ended::Timeout(k) => {
+                run.outcome = Outcome::new(Verdict::Timeout, Phase::Plain)
+                    .with_test(k.map(id).unwrap_or_default())
+                    .with_detail("timed out");
+                return run;
+            }
+            Ended::Crash(k, status) => {
+                let k = k.unwrap_or(from);
+                if let Some((_, first)) = retrying.filter(|(c, _)| *c == k) {
+                    run.faults.push(format!(
+                        "{}: the JVM died ({first}); died again in a fresh JVM: the patch's failure",
+                        id(k)
+                    ));
+                    run.outcome = Outcome::new(Verdict::TestFailure, Phase::Plain)
+                        .with_test(id(k))
+                        .with_detail(crashed_twice(first.as_str(), &status).describe());
+                    return run;
+                }
+                tracing::warn!(
+                    "{}: the JVM died ({status}); running again in a fresh JVM",
+                    id(k)
+                );
+                crashed = Some((k, status));
+                from = k;
+            }
+        }
+    }
+}
+
+/// One fresh JVM (`patchval.agent.PlainMain`) running the ordered tests from `from` on, one
+/// timeout per test. With `confirm`, test `from` first runs on the unpatched program and then gets
+/// the budget of a timeout's confirmation. A failure of a test that passed on the unpatched
+/// program is confirmed inside by one more run (marked `+`), as in the schemata.
+fn run_from(
+    ctx: &RunContext,
+    worker_id: usize,
+    patched: &Path,
+    from: usize,
+    confirm: bool,
+    run: &mut PlainRun,
+) -> Ended {
     let state = ctx.state;
     // The JVM holds the agent and JUnit; each test gets a fresh loader over the rest.
     let jvm_cp =
@@ -94,9 +208,13 @@ fn run_tests(ctx: &RunContext, worker_id: usize, patched: &Path) -> (Outcome, u6
         .args(&state.project.jvm_options)
         .arg("-cp")
         .arg(&jvm_cp)
-        .arg("patchval.agent.PlainMain")
-        .arg(&test_cp)
-        .args(ctx.tests.iter().map(|t| {
+        .arg("patchval.agent.PlainMain");
+    if confirm {
+        cmd.arg("--warm")
+            .arg(ctx.wd.test_classpath(state, None).join(":"));
+    }
+    cmd.arg(&test_cp)
+        .args(ctx.tests[from..].iter().map(|t| {
             let confirm = if t.passed { "+" } else { "" };
             format!("{confirm}{}", t.id)
         }))
@@ -105,14 +223,13 @@ fn run_tests(ctx: &RunContext, worker_id: usize, patched: &Path) -> (Outcome, u6
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .process_group(0);
+    run.jvm_starts += 1;
     let mut child = match cmd.spawn() {
         Ok(c) => c,
         Err(e) => {
-            return (
+            return Ended::Outcome(
                 Outcome::new(Verdict::Error, Phase::Plain)
                     .with_detail(format!("cannot start java: {e}")),
-                0,
-                vec![],
             )
         }
     };
@@ -132,29 +249,67 @@ fn run_tests(ctx: &RunContext, worker_id: usize, patched: &Path) -> (Outcome, u6
         }
         let _ = child.wait();
     };
-    let mut rounds = 0;
-    let mut flaky = Vec::new();
+    let index = |id: &str| ctx.tests.iter().position(|t| t.id.to_string() == id);
     let mut current: Option<usize> = None;
+    // The budget of test `from` when its timeout is being confirmed.
+    let mut budget: Option<Budget> = None;
+    // The unpatched program's run of test `from` is under way.
+    let mut warming = false;
     // Start-up gets its own allowance; each test then gets its timeout from START.
     let mut deadline = Instant::now() + Duration::from_secs(60);
     loop {
         let wait = deadline.saturating_duration_since(Instant::now());
         match rx.recv_timeout(wait) {
             Ok(line) => {
-                let mut f = line.splitn(3, '\t');
-                match (f.next(), f.next(), f.next()) {
-                    (Some("START"), Some(id), _) => {
-                        let idx = ctx.tests.iter().position(|t| t.id.to_string() == id);
+                let mut f = line.splitn(4, '\t');
+                match (f.next(), f.next(), f.next(), f.next()) {
+                    (Some("WARM"), Some(_), _, _) => {
+                        run.rounds += 1;
+                        warming = true;
+                        let ms = ctx.tests[from].timeout_ms;
+                        deadline = Instant::now() + Budget::for_unpatched(ms);
+                    }
+                    (Some("WARMED"), Some(_), Some(micros), _) => {
+                        let unpatched_ms = micros.parse::<f64>().ok().map(|m| m / 1000.0);
+                        let t = &ctx.tests[from];
+                        warming = false;
+                        budget = Some(Budget::new(t.timeout_ms, unpatched_ms, contention()));
+                        deadline = Instant::now() + Duration::from_secs(60);
+                    }
+                    (Some("START"), Some(id), _, _) => {
+                        let idx = index(id);
                         current = idx;
-                        rounds += 1;
+                        run.rounds += 1;
                         let ms = idx.map(|k| ctx.tests[k].timeout_ms).unwrap_or(5000);
-                        deadline = Instant::now() + Duration::from_millis(ms);
+                        let allowed = match budget.filter(|_| idx == Some(from)) {
+                            Some(b) => b.allowed,
+                            None => Duration::from_millis(ms),
+                        };
+                        deadline = Instant::now() + allowed;
                     }
-                    (Some("FLAKY"), Some(id), Some(first)) => {
-                        flaky.push(flaky_note(id, &TestResult::parse_agent_line(first)));
+                    (Some("FLAKY"), Some(id), Some(first), rest) => {
+                        let first = match rest {
+                            Some(more) => format!("{first}\t{more}"),
+                            None => first.to_string(),
+                        };
+                        let note = flaky_note(id, &TestResult::parse_agent_line(&first));
+                        run.flaky.push(note);
                     }
-                    (Some("RESULT"), Some(id), Some(result)) => {
-                        let r = TestResult::parse_agent_line(result);
+                    (Some("RESULT"), Some(id), Some(result), rest) => {
+                        let result = match rest {
+                            Some(more) => format!("{result}\t{more}"),
+                            None => result.to_string(),
+                        };
+                        let r = TestResult::parse_agent_line(&result);
+                        if let Some(b) = budget.take().filter(|_| index(id) == Some(from)) {
+                            let then = if r.passed() {
+                                "passed".to_string()
+                            } else {
+                                format!("ended `{}`", r.describe())
+                            };
+                            let ms = ctx.tests[from].timeout_ms;
+                            run.slow.push(slow_note(id, ms, &b, &then));
+                        }
                         if !r.passed() {
                             kill(&mut child);
                             let v = if matches!(r, TestResult::Error(_)) {
@@ -162,53 +317,47 @@ fn run_tests(ctx: &RunContext, worker_id: usize, patched: &Path) -> (Outcome, u6
                             } else {
                                 Verdict::TestFailure
                             };
-                            return (
+                            return Ended::Outcome(
                                 Outcome::new(v, Phase::Plain)
                                     .with_test(id)
                                     .with_detail(r.describe()),
-                                rounds,
-                                flaky,
                             );
                         }
                         current = None;
                         deadline = Instant::now() + Duration::from_secs(60);
                     }
-                    (Some("DONE"), _, _) => {
+                    (Some("DONE"), _, _, _) => {
                         let _ = child.wait();
-                        return (
-                            Outcome::new(Verdict::Plausible, Phase::Plain),
-                            rounds,
-                            flaky,
-                        );
+                        return Ended::Outcome(Outcome::new(Verdict::Plausible, Phase::Plain));
                     }
                     _ => {}
                 }
             }
             Err(RecvTimeoutError::Timeout) => {
                 kill(&mut child);
-                let test = current
-                    .map(|k| ctx.tests[k].id.to_string())
-                    .unwrap_or_default();
-                return (
-                    Outcome::new(Verdict::Timeout, Phase::Plain)
-                        .with_test(test)
-                        .with_detail("timed out"),
-                    rounds,
-                    flaky,
-                );
+                if warming {
+                    // The unpatched program's run itself was past its allowance.
+                    let t = &ctx.tests[from];
+                    return Ended::Outcome(
+                        Outcome::new(Verdict::Error, Phase::Plain)
+                            .with_test(t.id.to_string())
+                            .with_detail(format!(
+                                "the unpatched program ran past {} ms on this test too: the \
+                                 machine is too slow to tell a timeout from load",
+                                Budget::for_unpatched(t.timeout_ms).as_millis()
+                            )),
+                    );
+                }
+                if let Some(b) = budget.filter(|_| current == Some(from)) {
+                    let t = &ctx.tests[from];
+                    let note = confirmed_note(&t.id.to_string(), t.timeout_ms, &b);
+                    run.timeouts.push(note);
+                }
+                return Ended::Timeout(current);
             }
             Err(RecvTimeoutError::Disconnected) => {
                 let status = child.wait().map(|s| s.to_string()).unwrap_or_default();
-                let test = current
-                    .map(|k| ctx.tests[k].id.to_string())
-                    .unwrap_or_default();
-                return (
-                    Outcome::new(Verdict::TestFailure, Phase::Plain)
-                        .with_test(test)
-                        .with_detail(format!("the JVM exited during the test ({status})")),
-                    rounds,
-                    flaky,
-                );
+                return Ended::Crash(current, status);
             }
         }
     }

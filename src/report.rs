@@ -46,6 +46,19 @@ pub struct Extra {
     /// for the same patch: flaky, not held against the patch.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub flaky: Vec<String>,
+    /// Timeouts that did not repeat when the test ran again, alone, with a budget for the
+    /// machine's load at that moment: the machine's, not held against the patch.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub slow: Vec<String>,
+    /// Requests outside tree rounds stopped at their time limit (each restarted the worker).
+    pub sequential_timeouts: u64,
+    /// Timeouts that repeated when the test ran again that way: they count.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub timeouts: Vec<String>,
+    /// Test runs the worker (or plain's JVM) failed for reasons of its own, each retried once in a
+    /// fresh process, with what the retry gave.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub faults: Vec<String>,
     pub patches: usize,
     pub woven: usize,
     pub fallback: usize,

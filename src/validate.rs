@@ -158,6 +158,10 @@ impl SetValidation {
             .tree_fallbacks
             .extend(t.fallbacks.iter().cloned());
         self.extra.flaky.extend(t.flaky.iter().cloned());
+        self.extra.slow.extend(t.slow.iter().cloned());
+        self.extra.timeouts.extend(t.timeouts.iter().cloned());
+        self.extra.sequential_timeouts += t.sequential_timeouts;
+        self.extra.faults.extend(t.faults.iter().cloned());
     }
 
     /// Compiles the schemata and runs the tests of every woven patch.

@@ -1,6 +1,7 @@
 //! The worker pool seen from the parent: spawning `patchval worker` processes, talking to them
 //! over pipes, and owning timeouts (a hung request kills the worker's process group and respawns it).
 
+pub mod fault;
 pub mod protocol;
 pub mod worker;
 
@@ -34,6 +35,13 @@ pub enum PoolError {
     Timeout(Duration),
     #[error("worker died ({0}) and was restarted")]
     Died(String),
+    /// The worker broke the protocol (a line that is not a response); it was restarted.
+    #[error("worker broke the protocol ({0}) and was restarted")]
+    Protocol(String),
+    /// The worker reported a fault of its own during the request (a panic inside a native); its
+    /// state cannot be trusted, so it was restarted.
+    #[error("worker fault ({0}); the worker was restarted")]
+    Fault(String),
     #[error("cannot start worker: {0}")]
     Spawn(String),
     #[error("worker error: {0}")]
@@ -184,13 +192,17 @@ impl Worker {
                     }
                     continue;
                 }
-                Ok(Ok(resp)) => match resp.error {
-                    Some(e) => Err(PoolError::Agent(e)),
-                    None => Ok(resp),
+                Ok(Ok(mut resp)) => match (resp.fault.take(), resp.error.take()) {
+                    (Some(fault), _) => {
+                        self.restart()?;
+                        Err(PoolError::Fault(fault))
+                    }
+                    (None, Some(e)) => Err(PoolError::Agent(e)),
+                    (None, None) => Ok(resp),
                 },
                 Ok(Err(e)) => {
                     self.restart()?;
-                    Err(PoolError::Died(e))
+                    Err(PoolError::Protocol(e))
                 }
                 Err(RecvTimeoutError::Timeout) => {
                     self.restart()?;

@@ -77,4 +77,8 @@ pub struct Response {
     pub micros: u64,
     /// Set when the request could not be carried out.
     pub error: Option<String>,
+    /// Set when the worker itself failed during the request (a panic inside a native): the
+    /// answer cannot be trusted and the worker must be restarted. Not a verdict.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fault: Option<String>,
 }

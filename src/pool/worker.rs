@@ -1,7 +1,8 @@
 //! The worker process (`patchval worker`): embeds one JVM and serves requests from the parent.
 
+use super::fault::{Injection, Kind};
 use super::protocol::{Request, Response};
-use crate::jvm::{select_patch, Jvm};
+use crate::jvm::{select_patch, take_native_fault, Jvm};
 use crate::schedule::session;
 use std::io::{BufRead, Write};
 use std::os::fd::FromRawFd;
@@ -40,6 +41,7 @@ pub fn serve(java_home: &Path, class_path: &str, jvm_options: &[String]) -> Resu
         std::fs::File::from_raw_fd(proto_fd)
     }))));
     let narrow_out = out.clone();
+    let inject_out = out.clone();
     let mut send = move |r: &Response| out.send(r);
     // A tree round tells the parent the class it follows, so that a round the parent has to stop
     // (a timeout) is attributed to that class; these messages do not extend the round's time.
@@ -50,6 +52,7 @@ pub fn serve(java_home: &Path, class_path: &str, jvm_options: &[String]) -> Resu
             lines: vec!["PATH".into(), ids.join(",")],
             micros: 0,
             error: None,
+            fault: None,
         });
     })));
 
@@ -70,8 +73,10 @@ pub fn serve(java_home: &Path, class_path: &str, jvm_options: &[String]) -> Resu
         lines: vec![format!("ready exit-guard={}", guard.join(""))],
         micros: started.elapsed().as_micros() as u64,
         error: None,
+        fault: None,
     })?;
 
+    let mut injection = Injection::from_env();
     let stdin = std::io::stdin();
     for line in stdin.lock().lines() {
         let line = line.map_err(|e| e.to_string())?;
@@ -81,28 +86,66 @@ pub fn serve(java_home: &Path, class_path: &str, jvm_options: &[String]) -> Resu
         let t = Instant::now();
         let resp = match serde_json::from_str::<Request>(&line) {
             Err(e) => failure(format!("bad request: {e}")),
-            Ok(req) => match &req {
-                Request::RunTree {
-                    patches,
-                    capture_budget_ms,
-                    ..
-                } => run_tree(
-                    &jvm,
-                    &req.agent_args(),
-                    patches.clone(),
-                    std::time::Duration::from_millis(*capture_budget_ms),
-                    &mut send,
-                )?,
-                Request::RunTest { patch, .. } => {
-                    select_patch(*patch);
-                    answer(jvm.call(&req.agent_args()), t)
+            Ok(req) => {
+                if let Some(kind) = injection.as_mut().and_then(|i| i.due(&req)) {
+                    inject(kind, &inject_out)?;
                 }
-                _ => answer(jvm.call(&req.agent_args()), t),
-            },
+                match &req {
+                    Request::RunTree {
+                        patches,
+                        capture_budget_ms,
+                        ..
+                    } => run_tree(
+                        &jvm,
+                        &req.agent_args(),
+                        patches.clone(),
+                        std::time::Duration::from_millis(*capture_budget_ms),
+                        &mut send,
+                    )?,
+                    Request::RunTest { patch, .. } => {
+                        select_patch(*patch);
+                        let mut resp = answer(jvm.call(&req.agent_args()), t);
+                        resp.fault = take_native_fault();
+                        resp
+                    }
+                    _ => answer(jvm.call(&req.agent_args()), t),
+                }
+            }
         };
         send(&resp)?;
     }
     Ok(())
+}
+
+/// Fails the current request the way `PATCHVAL_FAULT` asked (see `pool::fault`); returns when
+/// the request should then be served as usual.
+fn inject(kind: Kind, out: &Protocol) -> Result<(), String> {
+    match kind {
+        Kind::Sigkill => {
+            // SAFETY: signalling this very process.
+            unsafe {
+                libc::kill(libc::getpid(), libc::SIGKILL);
+            }
+            Ok(())
+        }
+        Kind::Garbage => {
+            let mut w = out.0.lock().unwrap_or_else(|e| e.into_inner());
+            writeln!(
+                w,
+                "patchval fault injection: this line is not a response {{"
+            )
+            .and_then(|_| w.flush())
+            .map_err(|e| e.to_string())
+        }
+        Kind::Slow => loop {
+            // Until the parent's timeout kills this worker.
+            std::thread::sleep(std::time::Duration::from_secs(3600));
+        },
+        Kind::Panic => {
+            crate::jvm::panic_in_next_native();
+            Ok(())
+        }
+    }
 }
 
 fn failure(message: String) -> Response {
@@ -111,6 +154,7 @@ fn failure(message: String) -> Response {
         lines: vec![],
         micros: 0,
         error: Some(message),
+        fault: None,
     }
 }
 
@@ -122,12 +166,14 @@ fn answer(result: Result<Vec<String>, crate::jvm::JvmError>, since: Instant) -> 
             lines,
             micros,
             error: None,
+            fault: None,
         },
         Err(e) => Response {
             partial: false,
             lines: vec![],
             micros,
             error: Some(e.to_string()),
+            fault: None,
         },
     }
 }
@@ -155,6 +201,12 @@ fn run_tree(
                 return Ok(answer(Err(e), started));
             }
         };
+        if let Some(why) = take_native_fault() {
+            session::sequential(-1);
+            let mut resp = answer(Ok(vec![]), started);
+            resp.fault = Some(why);
+            return Ok(resp);
+        }
         match session::finish_round() {
             Ok(decided) => {
                 let ids: Vec<String> = decided.iter().map(|p| p.to_string()).collect();
@@ -163,6 +215,7 @@ fn run_tree(
                     lines: vec!["ROUND".into(), result, ids.join(",")],
                     micros: t.elapsed().as_micros() as u64,
                     error: None,
+                    fault: None,
                 })?;
             }
             Err(e) => {
@@ -184,5 +237,6 @@ fn run_tree(
         ],
         micros: started.elapsed().as_micros() as u64,
         error: None,
+        fault: None,
     })
 }

@@ -2,6 +2,8 @@
 //! patches inner, a patch stops at its first failing test (confirmed by a rerun when the test
 //! passed on the unpatched program); tree-eligible patches share rounds.
 
+pub mod load;
+pub mod rerun;
 pub mod session;
 pub mod tree;
 
@@ -9,7 +11,7 @@ use crate::model::{Outcome, Phase, TestResult, Verdict};
 use crate::pool::protocol::Request;
 use crate::pool::{PoolError, Worker};
 use crate::workdir::{State, TestRecord};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 use std::time::Duration;
 
 /// Tests in the order they are run against every patch: the tests failing on the unpatched program
@@ -38,6 +40,16 @@ pub struct Telemetry {
     pub flaky: Vec<String>,
     /// Patch captures at the location over all trees (the cost of deduplication).
     pub captures: u64,
+    /// Timeouts that did not repeat when the test ran again with a budget for the current load.
+    pub slow: Vec<String>,
+    /// Timeouts that did repeat (they count), with the budget of the rerun.
+    pub timeouts: Vec<String>,
+    /// Requests outside tree rounds (sequential rounds, confirmations, timings of the unpatched
+    /// program) stopped at their time limit; each restarted the worker.
+    pub sequential_timeouts: u64,
+    /// Requests the worker failed for reasons of its own (it died, broke the protocol, a native
+    /// panicked), each retried once in a fresh worker, with what the retry gave.
+    pub faults: Vec<String>,
 }
 
 /// How long capturing may take over all rounds of one test's tree: half of what running its
@@ -69,25 +81,18 @@ fn failure(result: &TestResult, test: &TestRecord, phase: Phase) -> Option<Outco
     )
 }
 
-/// One sequential round: `patch` selected at the location (-1: an overlay without a stub).
-fn run_one(worker: &mut Worker, classpath: &[String], test: &TestRecord, patch: i32) -> TestResult {
-    let req = Request::RunTest {
-        classpath: classpath.to_vec(),
-        test: test.id.clone(),
-        patch,
-    };
-    match worker.call(&req, Some(Duration::from_millis(test.timeout_ms))) {
-        Ok(resp) => {
-            TestResult::parse_agent_line(resp.lines.first().map(String::as_str).unwrap_or(""))
-        }
-        Err(PoolError::Timeout(_)) => TestResult::Timeout,
-        // The JVM running the test died: in a plain run the test's JVM dies too, so the test fails.
-        Err(PoolError::Died(why)) => TestResult::Fail {
-            exception: "JVM exit".into(),
-            message: format!("the JVM died during the test: {why}"),
-        },
-        Err(e) => TestResult::Error(e.to_string()),
-    }
+/// One sequential round: `patch` selected at the location (-1: an overlay without a stub). A
+/// worker that dies or fails on its own during it is restarted and the round retried once
+/// ([`rerun::run_test`]).
+fn run_one(
+    worker: &mut Worker,
+    classpath: &[String],
+    test: &TestRecord,
+    patch: i32,
+    telemetry: &mut Telemetry,
+) -> TestResult {
+    let timeout = Duration::from_millis(test.timeout_ms);
+    rerun::run_test(worker, classpath, test, patch, timeout, telemetry)
 }
 
 /// What selects `p` at the location: its number, or -1 for an overlay without a stub (a patch
@@ -114,11 +119,23 @@ pub fn flaky_note(test: &str, first: &TestResult) -> String {
 /// One execution of a test and the patches it decided (a tree round decides a whole class).
 type Decided = (Vec<usize>, TestResult);
 
+/// Confirms what an execution of `test` found before it counts, as in the plain technique.
+///
+/// A timeout (of any test) runs the test again for the first patch the execution decided, alone,
+/// with a budget for the machine's current load ([`rerun::measure`]: the unpatched program runs
+/// the test first, warming the restarted JVM and timing the test now, and the CPU contention is
+/// sampled). When it times out again the timeout counts for every patch of the execution; else
+/// the first timeout was the machine's (`extra.slow`), the rerun's result stands for the first
+/// patch, and the execution's other patches (a tree class, which was cut short) get rounds of their
+/// own, confirmed the same way.
+///
 /// A test that passed on the unpatched program and fails in an execution runs once more, for the
-/// first patch that execution decided, as in the plain technique: when it passes then, the test is
-/// flaky (an unseeded random sample, a wall-clock bound) and the failure counts against none of
-/// those patches. Once a failure has repeated, an identical failure in another execution is taken
-/// as real without a rerun. A JVM crash and a timeout are not rerun.
+/// first patch that execution decided: when it passes then, the test is flaky (an unseeded random
+/// sample, a wall-clock bound) and the failure counts against none of those patches. Once a
+/// failure has repeated, an identical failure in another execution is taken as real without a
+/// rerun. A JVM crash is not rerun here: [`run_one`] already retried it.
+///
+/// `classpath` is the overlay, then the unpatched program's class path.
 fn confirm_failures(
     worker: &mut Worker,
     classpath: &[String],
@@ -127,20 +144,69 @@ fn confirm_failures(
     results: Vec<Decided>,
     telemetry: &mut Telemetry,
 ) -> Vec<Decided> {
-    if !test.passed {
-        return results;
-    }
     let mut repeated: Vec<TestResult> = Vec::new();
     let mut confirmed = Vec::with_capacity(results.len());
-    for (patches, result) in results {
-        let rerun = matches!(&result, TestResult::Fail { exception, .. } if exception != "JVM exit")
-            && !repeated.contains(&result);
-        let Some(&first) = patches.first().filter(|_| rerun) else {
+    // Measured at the first timeout of this test, then shared by its other timeouts.
+    let mut budget = None;
+    let mut todo: VecDeque<Decided> = results.into();
+    while let Some((patches, result)) = todo.pop_front() {
+        let Some(&first) = patches.first() else {
             confirmed.push((patches, result));
             continue;
         };
+        if result == TestResult::Timeout {
+            let unpatched = classpath.get(1..).unwrap_or_default();
+            let measured =
+                budget.get_or_insert_with(|| rerun::measure(worker, unpatched, test, telemetry));
+            let b = match measured {
+                Ok(b) => *b,
+                Err(why) => {
+                    tracing::warn!("{why}");
+                    confirmed.push((patches, TestResult::Error(why.clone())));
+                    continue;
+                }
+            };
+            telemetry.rounds += 1;
+            let again = rerun::run_test(
+                worker,
+                classpath,
+                test,
+                selector(phase, first),
+                b.allowed,
+                telemetry,
+            );
+            if again == TestResult::Timeout {
+                let note = load::confirmed_note(&test.id.to_string(), test.timeout_ms, &b);
+                telemetry
+                    .timeouts
+                    .push(format!("{note} (patches {patches:?})"));
+                confirmed.push((patches, result));
+                continue;
+            }
+            let then = if again.passed() {
+                "passed".to_string()
+            } else {
+                format!("ended `{}`", again.describe())
+            };
+            let note = load::slow_note(&test.id.to_string(), test.timeout_ms, &b, &then);
+            telemetry.slow.push(format!("{note} (patches {patches:?})"));
+            todo.push_front((vec![first], again));
+            for &p in &patches[1..] {
+                telemetry.rounds += 1;
+                let r = run_one(worker, classpath, test, selector(phase, p), telemetry);
+                todo.push_back((vec![p], r));
+            }
+            continue;
+        }
+        let rerun = test.passed
+            && matches!(&result, TestResult::Fail { exception, .. } if exception != "JVM exit")
+            && !repeated.contains(&result);
+        if !rerun {
+            confirmed.push((patches, result));
+            continue;
+        }
         telemetry.rounds += 1;
-        let again = run_one(worker, classpath, test, selector(phase, first));
+        let again = run_one(worker, classpath, test, selector(phase, first), telemetry);
         if again.passed() {
             let note = flaky_note(&test.id.to_string(), &result);
             telemetry
@@ -209,28 +275,21 @@ fn run_tree(
         }
         // A round that hangs after its last decision may hang for every patch of the class it
         // was following (they changed the state alike at every visit of the location on the way),
-        // or only because capturing made it slow. The representative runs on its own: when that
-        // run times out too, so do the others (their own runs are that run, by the determinism
-        // every tree round relies on); otherwise its result is its own and the rest of the class
-        // is left undecided.
+        // or only because capturing (or the machine) made it slow. It is handed on as the
+        // class's timeout, and `confirm_failures` runs the representative alone with a budget for
+        // the current load: when that run times out too, so do the others (their own runs are
+        // that run, by the determinism every tree round relies on); otherwise its result is its
+        // own and the rest of the class gets rounds of its own.
         Err(PoolError::Timeout(t)) if !following.is_empty() => {
-            telemetry.rounds += 2;
+            telemetry.rounds += 1;
             telemetry.tree_rounds += 1;
-            let rep = following[0];
-            let alone = run_one(worker, classpath, test, rep as i32);
-            let timed_out = matches!(alone, TestResult::Timeout);
             telemetry.fallbacks.push(format!(
-                "{}: a round timed out after {} ms following patches {following:?}; patch {rep} alone {}",
+                "{}: a round timed out after {} ms following patches {following:?}",
                 test.id,
-                t.as_millis(),
-                if timed_out { "timed out too: they time out" } else { "did not" }
+                t.as_millis()
             ));
-            if timed_out {
-                decided.push((following.clone(), TestResult::Timeout));
-                attributed = true;
-            } else {
-                decided.push((vec![rep], alone));
-            }
+            decided.push((following.clone(), TestResult::Timeout));
+            attributed = true;
         }
         Err(e) => telemetry.fallbacks.push(format!("{}: {e}", test.id)),
     }
@@ -244,7 +303,8 @@ fn run_tree(
 
 /// Runs the ordered tests against `patches` (tests outer, patches inner), each patch until its
 /// first failing test. Patches in `tree` share rounds through the state-transition tree; the rest,
-/// and any a tree could not decide, get one round each.
+/// and any a tree could not decide, get one round each. `classpath` is the overlay, then the
+/// unpatched program's class path (`WorkDir::test_classpath`); timeouts are confirmed on it.
 pub fn execute(
     worker: &mut Worker,
     classpath: &[String],
@@ -279,10 +339,8 @@ pub fn execute(
         sequential.sort();
         for p in sequential {
             telemetry.rounds += 1;
-            results.push((
-                vec![p],
-                run_one(worker, classpath, test, selector(phase, p)),
-            ));
+            let result = run_one(worker, classpath, test, selector(phase, p), &mut telemetry);
+            results.push((vec![p], result));
         }
         let results = confirm_failures(worker, classpath, test, phase, results, &mut telemetry);
         for (decided, result) in results {

@@ -32,8 +32,13 @@ pub fn copy_dir(from: &Path, to: &Path) {
 
 /// Runs the patchval binary with JAVA_HOME set.
 pub fn patchval(args: &[&str]) -> Output {
+    patchval_env(args, &[])
+}
+
+/// Runs the patchval binary with JAVA_HOME and the given environment variables set.
+pub fn patchval_env(args: &[&str], env: &[(&str, &str)]) -> Output {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_patchval"));
-    cmd.args(args);
+    cmd.args(args).envs(env.iter().copied());
     if std::env::var_os("JAVA_HOME").is_none() {
         cmd.env("JAVA_HOME", "/usr/lib/jvm/java-17-openjdk-amd64");
     }
@@ -194,6 +199,17 @@ pub fn check_fixture_runs(name: &str, kind: &str) -> (Vec<ResultLine>, Vec<Resul
             assert_eq!(javac, 0);
         }
         assert_eq!(x["patches"].as_u64().unwrap() as usize, f.succlist.len());
+        // A `T` counts only after a confirmation that timed out too, in both techniques.
+        for r in [f, p] {
+            if r.succlist.contains('T') {
+                assert!(
+                    r.extra["timeouts"].is_array(),
+                    "{}: {}",
+                    r.set_name(),
+                    r.extra
+                );
+            }
+        }
     }
     // One JVM per worker for the whole run; each timeout restarts its worker exactly once.
     let mut per_worker: std::collections::BTreeMap<u64, (u64, u64)> = Default::default();
@@ -202,11 +218,11 @@ pub fn check_fixture_runs(name: &str, kind: &str) -> (Vec<ResultLine>, Vec<Resul
             .entry(f.extra["worker"].as_u64().unwrap())
             .or_default();
         e.0 = e.0.max(f.extra["worker_jvm_starts"].as_u64().unwrap());
-        // Each sequential timeout restarts the worker once; a tree round that timed out did too.
-        // Such a round is either attributed to the class it was following (those patches are `T`
-        // without a round of their own) or leaves its undecided patches to sequential rounds.
-        let (tree_timeouts, attributed) = tree_timeouts(f);
-        e.1 += (f.succlist.matches('T').count() - attributed + tree_timeouts) as u64;
+        // Each request stopped at its time limit restarts the worker once: a tree round that timed
+        // out, a sequential round, the confirmation of a timeout (a `T` counts only when its
+        // confirmation times out too), the unpatched program's timing before a confirmation.
+        let (tree_timeouts, _) = tree_timeouts(f);
+        e.1 += tree_timeouts as u64 + f.extra["sequential_timeouts"].as_u64().unwrap();
     }
     for (worker, (starts, timeouts)) in per_worker {
         assert_eq!(starts, 1 + timeouts, "worker {worker}");

@@ -10,19 +10,39 @@ public final class PlainMain {
     private PlainMain() {}
 
     /**
-     * Arguments: the test class path (entries separated by the path separator), then test ids
+     * Arguments: optionally {@code --warm} and the unpatched program's test class path, then the
+     * test class path (entries separated by the path separator), then test ids
      * {@code Class#method}, each prefixed with {@code +} when it passed on the unpatched program.
      * Prints START/RESULT lines, then DONE if all passed. A {@code +} test that fails is run once
      * more: when it passes then, it is flaky ({@code FLAKY id first-result}) and does not count.
+     * With {@code --warm}, the first test runs once on the unpatched program before anything else
+     * ({@code WARM id}, then {@code WARMED id micros result}): the parent confirms a timeout of that
+     * test this way, in a JVM warmed for it, with a budget from how long that run took.
      */
     public static void main(String[] argv) {
         PrintStream protocol = System.out;
         // What the tests print must not mix with the protocol.
         System.setOut(System.err);
         ExitGuard.install();
+        String[] unpatched = null;
+        if (argv.length > 1 && argv[0].equals("--warm")) {
+            unpatched = argv[1].split(java.io.File.pathSeparator);
+            argv = java.util.Arrays.copyOfRange(argv, 2, argv.length);
+        }
         String[] classpath = argv[0].split(java.io.File.pathSeparator);
         String[] args = java.util.Arrays.copyOfRange(argv, 1, argv.length);
         warmUpJupiter(classpath, args);
+        if (unpatched != null && args.length > 0) {
+            String id = args[0].startsWith("+") ? args[0].substring(1) : args[0];
+            int hash = id.indexOf('#');
+            protocol.println("WARM\t" + id);
+            protocol.flush();
+            long t = System.nanoTime();
+            String result = TestRunner.runTest(unpatched, id.substring(0, hash), id.substring(hash + 1));
+            long micros = (System.nanoTime() - t) / 1000;
+            protocol.println("WARMED\t" + id + "\t" + micros + "\t" + result);
+            protocol.flush();
+        }
         for (String arg : args) {
             boolean confirm = arg.startsWith("+");
             String id = confirm ? arg.substring(1) : arg;
@@ -31,6 +51,7 @@ public final class PlainMain {
             String method = id.substring(hash + 1);
             protocol.println("START\t" + id);
             protocol.flush();
+            injectFault();
             String result = TestRunner.runTest(classpath, cls, method);
             if (confirm && result.startsWith("FAIL")) {
                 protocol.println("START\t" + id);
@@ -50,6 +71,35 @@ public final class PlainMain {
         protocol.println("DONE");
         protocol.flush();
         ExitGuard.halt(0);
+    }
+
+    /** Test runs so far, for {@link #injectFault}. */
+    private static int runs;
+
+    /**
+     * Fault injection for patchval's tests, as in {@code patchval worker} (src/pool/fault.rs):
+     * {@code PATCHVAL_FAULT=<sigkill|slow>:<n>[:<marker file>]} kills this JVM with SIGKILL or
+     * stalls it until the parent's timeout, at its n-th test run; with a marker file once per run.
+     */
+    private static void injectFault() {
+        runs++;
+        String spec = System.getenv("PATCHVAL_FAULT");
+        if (spec == null) return;
+        String[] parts = spec.split(":", 3);
+        if (parts.length < 2 || !parts[1].equals(Integer.toString(runs))) return;
+        try {
+            if (parts.length == 3 && !parts[2].isEmpty() && !new java.io.File(parts[2]).createNewFile()) {
+                return;
+            }
+            if (parts[0].equals("sigkill")) {
+                String pid = Long.toString(ProcessHandle.current().pid());
+                new ProcessBuilder("kill", "-9", pid).start().waitFor();
+            } else if (parts[0].equals("slow")) {
+                while (true) Thread.sleep(3_600_000L);
+            }
+        } catch (java.io.IOException | InterruptedException e) {
+            // no fault, then
+        }
     }
 
     /**

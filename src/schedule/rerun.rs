@@ -1,0 +1,183 @@
+//! Reruns that decide whether an event counts against a patch. A request that failed for reasons
+//! of the worker (it died, broke the protocol, a native panicked) is retried once in the fresh
+//! worker: only a death that repeats for the same patch is the patch's `F`, any other repeated
+//! fault is `E` with the reason. A timeout is confirmed by running the test again with a budget
+//! for the machine's current load ([`super::load`]).
+
+use super::load::{contention, Budget};
+use super::Telemetry;
+use crate::model::{TestId, TestResult};
+use crate::pool::protocol::Request;
+use crate::pool::{PoolError, Worker};
+use crate::workdir::TestRecord;
+use std::time::Duration;
+
+/// What a failed request says about the patch it ran.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Fault {
+    /// The request ran past its time; the worker was restarted.
+    Timeout,
+    /// The worker process died during the request: the patch may have ended the JVM (plain
+    /// validation's JVM would end too) or something else killed it (the OS, an operator).
+    Crash(String),
+    /// The worker failed in a way a patch does not cause in plain validation: a line that is not a
+    /// response, a panic inside a native, an agent call that failed, a worker that cannot start.
+    Infrastructure(String),
+}
+
+/// Sorts a request's error into what it means for the patch.
+pub fn classify(e: &PoolError) -> Fault {
+    match e {
+        PoolError::Timeout(_) => Fault::Timeout,
+        PoolError::Died(why) => Fault::Crash(why.clone()),
+        other => Fault::Infrastructure(other.to_string()),
+    }
+}
+
+/// For tree rounds (`RunTree`): whether a tree that ended with `e` should run once more, in the
+/// fresh worker, over the patches it had not decided — true for a death or an infrastructure fault,
+/// false for a timeout (charged by the timeout rule) and for a worker that cannot be started
+/// (nothing to retry in). A tree that faults again leaves its undecided patches to sequential
+/// rounds, where [`run_test`] decides between the patch's `F` and `E`.
+pub fn retry_tree(e: &PoolError) -> bool {
+    !matches!(e, PoolError::Timeout(_) | PoolError::Spawn(_))
+}
+
+/// One `RunTest` request: the test's result, or why the request failed.
+pub fn request(
+    worker: &mut Worker,
+    classpath: &[String],
+    test: &TestId,
+    patch: i32,
+    timeout: Duration,
+) -> Result<(TestResult, f64), PoolError> {
+    let req = Request::RunTest {
+        classpath: classpath.to_vec(),
+        test: test.clone(),
+        patch,
+    };
+    let resp = worker.call(&req, Some(timeout))?;
+    let result = TestResult::parse_agent_line(resp.lines.first().map(String::as_str).unwrap_or(""));
+    Ok((result, resp.micros as f64 / 1000.0))
+}
+
+/// Runs `test` with `patch` selected within `timeout`. A death or an infrastructure fault is
+/// retried once in the fresh worker (the failed request restarted it), with a note in
+/// `telemetry.faults`. A death that repeats is the patch's failure (`JVM exit`), as plain validation would
+/// see it; any other fault that repeats is an error with both reasons; a timeout is a timeout.
+pub fn run_test(
+    worker: &mut Worker,
+    classpath: &[String],
+    test: &TestRecord,
+    patch: i32,
+    timeout: Duration,
+    telemetry: &mut Telemetry,
+) -> TestResult {
+    let first = match request(worker, classpath, &test.id, patch, timeout) {
+        Ok((result, _)) => return result,
+        Err(e) => e,
+    };
+    let first_fault = classify(&first);
+    if first_fault == Fault::Timeout {
+        telemetry.sequential_timeouts += 1;
+        return TestResult::Timeout;
+    }
+    let who = if patch >= 0 {
+        format!("{} (patch {patch})", test.id)
+    } else {
+        test.id.to_string()
+    };
+    tracing::warn!("{who}: {first}; running the test again in a fresh worker");
+    let again = request(worker, classpath, &test.id, patch, timeout);
+    let (result, then) = match (&first_fault, again) {
+        (_, Ok((result, _))) => {
+            let then = format!("ran again in a fresh worker: {}", result.describe());
+            (result, then)
+        }
+        (_, Err(PoolError::Timeout(t))) => {
+            telemetry.sequential_timeouts += 1;
+            (
+                TestResult::Timeout,
+                format!(
+                    "ran again in a fresh worker: timed out after {} ms",
+                    t.as_millis()
+                ),
+            )
+        }
+        (Fault::Crash(why), Err(PoolError::Died(again))) => (
+            crashed_twice(why, &again),
+            "died again in a fresh worker: the patch's failure".into(),
+        ),
+        (_, Err(e)) => (
+            TestResult::Error(format!("{first}; run again in a fresh worker: {e}")),
+            format!("failed again in a fresh worker ({e}): not validated"),
+        ),
+    };
+    telemetry.faults.push(format!("{who}: {first}; {then}"));
+    result
+}
+
+/// The failure of a test whose JVM died during it twice, for the same patch (both techniques).
+pub fn crashed_twice(first: &str, again: &str) -> TestResult {
+    TestResult::Fail {
+        exception: "JVM exit".into(),
+        message: format!("the JVM died during the test, twice ({first}; then {again})"),
+    }
+}
+
+/// Measures how slow the machine is for `test` right now, before a timeout of it is confirmed:
+/// the test runs once on the unpatched program (`unpatched` class path, no patch selected), which
+/// also warms the JVM the timeout restarted as the tests before it had in the baseline, and the
+/// CPU contention is sampled. `Err` when even the unpatched program runs past
+/// [`Budget::for_unpatched`]: the machine is too slow to tell a timeout from load.
+pub fn measure(
+    worker: &mut Worker,
+    unpatched: &[String],
+    test: &TestRecord,
+    telemetry: &mut Telemetry,
+) -> Result<Budget, String> {
+    let allowance = Budget::for_unpatched(test.timeout_ms);
+    telemetry.rounds += 1;
+    let unpatched_ms = match request(worker, unpatched, &test.id, -1, allowance) {
+        Ok((_, ms)) => Some(ms),
+        Err(PoolError::Timeout(_)) => {
+            telemetry.sequential_timeouts += 1;
+            return Err(format!(
+                "{}: the unpatched program ran past {} ms on this test too: the machine is too \
+                 slow to tell a timeout from load",
+                test.id,
+                allowance.as_millis()
+            ));
+        }
+        Err(e) => {
+            tracing::warn!("{}: timing the unpatched program: {e}", test.id);
+            None
+        }
+    };
+    Ok(Budget::new(test.timeout_ms, unpatched_ms, contention()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_deaths_and_worker_faults_are_retried() {
+        assert_eq!(
+            classify(&PoolError::Timeout(Duration::from_secs(1))),
+            Fault::Timeout
+        );
+        assert_eq!(
+            classify(&PoolError::Died("signal: 9 (SIGKILL)".into())),
+            Fault::Crash("signal: 9 (SIGKILL)".into())
+        );
+        assert!(matches!(
+            classify(&PoolError::Protocol("bad response".into())),
+            Fault::Infrastructure(_)
+        ));
+        assert!(retry_tree(&PoolError::Died("x".into())));
+        assert!(retry_tree(&PoolError::Fault("x".into())));
+        assert!(!retry_tree(&PoolError::Timeout(Duration::from_secs(1))));
+        assert!(!retry_tree(&PoolError::Spawn("x".into())));
+    }
+}

@@ -1,0 +1,253 @@
+//! Faults that are not verdicts, through the real binary: a worker killed with SIGKILL in the
+//! middle of a round, a worker that writes a line that is not a response, a panic inside a native,
+//! a test run stalled past its timeout once (a machine too busy to run it): each run finishes with
+//! the verified (plain) verdicts. And what must stay a verdict: a patch that kills its own JVM is
+//! `F` in both techniques, an infinite loop is `T` within its timeout plus one confirmation.
+//! Faults are injected with `PATCHVAL_FAULT` (see src/pool/fault.rs and PlainMain).
+
+mod common;
+use common::*;
+use std::path::{Path, PathBuf};
+
+/// The calc fixture, initialised, with its `binsearch_return` set (5 plausible, 5 failing, 7 not
+/// compiling; every trigger test reaches the patched statement) and that set's verified verdicts.
+struct Calc {
+    tmp: tempfile::TempDir,
+    work: PathBuf,
+    set: PathBuf,
+    expected: String,
+}
+
+fn calc() -> Calc {
+    let (tmp, project) = fixture("calc");
+    let work = project.parent().unwrap().join("work");
+    init(&project, &work);
+    let expected = expected(&project)["binsearch_return.json"].clone();
+    Calc {
+        set: project.join("patches/binsearch_return.json"),
+        tmp,
+        work,
+        expected,
+    }
+}
+
+/// `patchval run -j 1` on one set with `args` and `PATCHVAL_FAULT=<fault>:<marker>`, asserting the
+/// run succeeds and the fault happened; returns the set's result line.
+fn run_with_fault(
+    work: &Path,
+    set: &Path,
+    args: &[&str],
+    fault: &str,
+    marker: &Path,
+) -> ResultLine {
+    let _ = std::fs::remove_file(work.join("result.jsonl"));
+    let spec = format!("{fault}:{}", marker.display());
+    let mut all = vec!["run", "-w", work.to_str().unwrap(), "-j", "1"];
+    all.extend(args);
+    all.push(set.to_str().unwrap());
+    let out = patchval_env(&all, &[("PATCHVAL_FAULT", &spec)]);
+    assert!(
+        out.status.success(),
+        "{args:?} with {fault}:\n{}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(marker.exists(), "{fault} was never injected");
+    let lines = results(work);
+    assert_eq!(lines.len(), 1);
+    lines.into_iter().next().unwrap()
+}
+
+/// The notes of `extra` fields, joined.
+fn notes(r: &ResultLine, fields: &[&str]) -> String {
+    fields
+        .iter()
+        .flat_map(|f| r.extra[*f].as_array().cloned().unwrap_or_default())
+        .filter_map(|v| v.as_str().map(str::to_string))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The injected fault hit a sequential round (`--no-dedup`) or a tree round (default); either way
+/// the round was retried in a fresh worker and no verdict changed.
+fn worker_fault_changes_no_verdict(fault: &str, mentions: &str) -> Calc {
+    let c = calc();
+    for (i, args) in [&["--no-dedup"][..], &[][..]].iter().enumerate() {
+        let marker = c.tmp.path().join(format!("fault-{i}"));
+        let r = run_with_fault(&c.work, &c.set, args, fault, &marker);
+        assert_eq!(r.succlist, c.expected, "{args:?} with {fault}: {}", r.extra);
+        let seen = notes(&r, &["faults", "tree_fallbacks"]);
+        assert!(
+            seen.contains(mentions),
+            "{args:?} with {fault}: {}",
+            r.extra
+        );
+        assert!(
+            r.extra["jvm_starts"].as_u64().unwrap() >= 1,
+            "the worker was restarted: {}",
+            r.extra
+        );
+    }
+    c
+}
+
+#[test]
+fn a_worker_killed_mid_round_changes_no_verdict() {
+    worker_fault_changes_no_verdict("sigkill:3", "signal: 9 (SIGKILL)");
+}
+
+#[test]
+fn a_garbage_protocol_line_changes_no_verdict() {
+    worker_fault_changes_no_verdict("garbage:3", "worker broke the protocol");
+}
+
+/// The first test request reaches the patched statement, so its natives run: the panic is caught
+/// inside the native, logged, and the request fails as the worker's fault.
+#[test]
+fn a_panic_inside_a_native_changes_no_verdict() {
+    let c = worker_fault_changes_no_verdict("panic:1", "panicked: injected by PATCHVAL_FAULT");
+    // Not silently: the worker's log names the native.
+    let log = std::fs::read_to_string(c.work.join("logs/worker-0.log")).unwrap();
+    assert!(
+        log.contains("the native Rt.") && log.contains("reported as a worker fault"),
+        "{log}"
+    );
+}
+
+/// Plain validation's JVM killed during a test: it starts again from that test.
+#[test]
+fn plain_survives_a_killed_jvm() {
+    let c = calc();
+    let marker = c.tmp.path().join("fault");
+    let r = run_with_fault(
+        &c.work,
+        &c.set,
+        &["--technique", "plain"],
+        "sigkill:3",
+        &marker,
+    );
+    assert_eq!(r.succlist, c.expected, "{}", r.extra);
+    assert!(
+        notes(&r, &["faults"]).contains("the JVM died (signal: 9 (SIGKILL)); ran again"),
+        "{}",
+        r.extra
+    );
+}
+
+/// One test run stalls past its timeout, as on a machine too busy to run it: the timeout is
+/// confirmed by running the test again with a budget for the current load, which passes, so the
+/// patch keeps its verdict and the event is recorded in `extra.slow` — in both techniques.
+#[test]
+fn a_stalled_run_does_not_make_a_timeout() {
+    let c = calc();
+    for (i, args) in [&["--no-dedup"][..], &["--technique", "plain"][..]]
+        .iter()
+        .enumerate()
+    {
+        let marker = c.tmp.path().join(format!("fault-{i}"));
+        let r = run_with_fault(&c.work, &c.set, args, "slow:3", &marker);
+        assert_eq!(r.succlist, c.expected, "{args:?}: {}", r.extra);
+        let slow = notes(&r, &["slow"]);
+        assert!(
+            slow.contains("passed when run again alone") && slow.contains("budget"),
+            "{args:?}: {}",
+            r.extra
+        );
+        assert!(r.extra["timeouts"].is_null(), "{args:?}: {}", r.extra);
+    }
+}
+
+/// Writes a set at the location of `from` with the given patches and returns its path.
+fn derived_set(from: &Path, patches: &[&str], name: &str) -> PathBuf {
+    let mut set: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(from).unwrap()).unwrap();
+    set["patches"] = serde_json::json!(patches);
+    let path = from.with_file_name(name);
+    std::fs::write(&path, serde_json::to_string(&set).unwrap()).unwrap();
+    path
+}
+
+/// A patch that kills its own JVM (as plain validation sees it) dies again in the fresh worker:
+/// the patch's `F`, with the same test and detail in both techniques.
+#[test]
+fn a_patch_that_kills_its_jvm_fails_in_both_techniques() {
+    let c = calc();
+    let kill = "try { new ProcessBuilder(\"sh\", \"-c\", \"kill -9 $PPID\").start().waitFor(); } \
+                catch (Exception e) { } return -(lo + 1);";
+    let set = derived_set(&c.set, &["return -(lo + 1);", kill], "kills_its_jvm.json");
+    let mut runs = Vec::new();
+    for technique in ["schemata", "plain"] {
+        let (out, r) = run(&c.work, &set, technique, 1);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(r[0].succlist, "sF", "{technique}: {}", r[0].extra);
+        assert!(
+            notes(&r[0], &["faults"]).contains("died again in a fresh"),
+            "{technique}: {}",
+            r[0].extra
+        );
+        runs.push(r);
+    }
+    same_failures(&c.work);
+    let details = std::fs::read_to_string(c.work.join("details.jsonl")).unwrap();
+    assert!(
+        details.contains("JVM exit: the JVM died during the test, twice (signal: 9 (SIGKILL)"),
+        "{details}"
+    );
+}
+
+/// textutil's `idx = text.indexOf(sub, idx)` loops forever: it is `T` in both techniques, after
+/// its timeout and one confirmation within the budget reported in `extra.timeouts` (on an idle
+/// machine that budget is the timeout itself: about twice the timeout in all).
+#[test]
+fn an_infinite_loop_is_a_confirmed_timeout_within_its_budget() {
+    let (_tmp, project) = fixture("textutil");
+    let work = project.parent().unwrap().join("work");
+    init(&project, &work);
+    let state: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(work.join("state.json")).unwrap()).unwrap();
+    let max_timeout = state["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["timeout_ms"].as_f64().unwrap())
+        .fold(0.0, f64::max);
+    let set = derived_set(
+        &project.join("patches/count_advance.json"),
+        &[
+            "idx = text.indexOf(sub, idx + sub.length())",
+            "idx = text.indexOf(sub, idx)",
+        ],
+        "loops.json",
+    );
+    for technique in ["schemata", "plain"] {
+        let (out, r) = run(&work, &set, technique, 1);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let r = &r[0];
+        assert_eq!(r.succlist, "sT", "{technique}: {}", r.extra);
+        let note = notes(r, &["timeouts"]);
+        let budget: f64 = note
+            .split_once("budget ")
+            .and_then(|(_, rest)| rest.split(' ').next())
+            .and_then(|ms| ms.parse().ok())
+            .unwrap_or_else(|| panic!("{technique}: no budget in {}", r.extra));
+        let run_ms = r.extra["run_ms"].as_f64().unwrap();
+        eprintln!(
+            "{technique}: the loop took {run_ms:.0} ms in all; timeout {max_timeout} ms, \
+             confirmation budget {budget} ms ({note})"
+        );
+        assert!(budget <= 4.0 * max_timeout, "{note}");
+        // The fix's rounds, two JVM starts and the unpatched timing fit in the slack.
+        assert!(
+            run_ms <= max_timeout + budget + 10_000.0,
+            "{technique}: {run_ms} ms for {note}"
+        );
+    }
+}
