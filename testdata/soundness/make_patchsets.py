@@ -199,6 +199,8 @@ CTOR_STATIC_COUNTER = [
     ("throw new CountedError(\"quota exhausted\");", "s"),
     ("throw new CountedError(\"quota \" + \"exhausted\");", "s"),
     ("throw new CountedError(\"Quota exhausted\".toLowerCase());", "s"),
+    ("throw new CountedError(\"quota exhausted\", true);", "s"),
+    ("throw new CountedError(\"quota exhausted\", false);", "F"),  # equal exception, not counted
     ("throw new CountedError(\"quota\");", "F"),
     ("throw new IllegalStateException(\"quota exhausted\");", "F"),
     ("return left;", "F"),
