@@ -1,0 +1,411 @@
+#!/usr/bin/env python3
+"""Regenerate the soundness fixture's patch sets and patches/expected.json, and verify every
+expected verdict the way plain validation would give it.
+
+Usage:  python3 testdata/soundness/make_patchsets.py [--no-verify] [--only SET ...] [-v]
+
+The spec format and the manifest writer are those of testdata/make_patchsets.py (imported; its
+SPEC is replaced by this fixture's). Each entry:
+    (set_name, file, anchor, unpatched, occurrence, [(patch_text, expected_letter), ...])
+
+Verification (skipped with --no-verify): the unpatched sources are compiled with javac
+--release 8 and every test method (JUnit 4, listed from the test sources) runs once, each in a
+fresh class loader (verify/TestOrderRunner.java), which gives the baseline: the tests failing
+there are the trigger tests, and each test's timeout is 5 s + 1.5 x its baseline time. Then for
+every patch: the patch is applied to a copy of the sources (context_above + patch +
+context_below), the main sources are compiled with javac --release 8 (C when javac fails), and
+the tests run in patchval's order — trigger tests first, then the rest sorted by class and
+method — each in a fresh class loader, stopping at the first failing test (F) or the first test
+past its timeout (T); s when every test passes. Any letter that differs from the spec is
+printed and the script exits 1.
+"""
+import argparse
+import importlib.util
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TESTDATA = os.path.dirname(HERE)
+
+_spec = importlib.util.spec_from_file_location("base_make_patchsets",
+                                               os.path.join(TESTDATA, "make_patchsets.py"))
+base = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(base)
+
+PKG = "src/main/java/org/example/soundness/"
+JAVA_HOME = os.environ.get("JAVA_HOME", "/usr/lib/jvm/java-17-openjdk-amd64")
+JUNIT = ["/usr/share/java/junit4.jar", "/usr/share/java/hamcrest-core.jar"]
+
+# 1. A static field written through its class name while a parameter of the same name is in
+# scope. A tree that emits the bare name snapshots, restores, keys and replays the parameter.
+STATIC_SHADOW = [
+    ("Limits.max = max;", "s"),
+    ("Limits.max = max - 1;", "F"),                # the bug of issue 8's reproduction
+    ("Limits.max = max + 1;", "F"),
+    ("Limits.max = Math.abs(max);", "s"),
+    ("Limits.max = max * 1;", "s"),
+    ("Limits.max = Limits.max;", "F"),             # the field keeps its old value
+    ("Limits.max = -max;", "F"),
+    ("Limits.max = max;\n        max = 0;", "s"),  # then writes the parameter of the same name
+    ("Limits.max = maximum;", "C"),                # undefined symbol
+]
+
+# 1b. The instance variant: `this.level = level ...` with the parameter `level` in scope.
+INSTANCE_SHADOW = [
+    ("this.level = level;", "s"),
+    ("this.level = level + 1;", "F"),
+    ("this.level = -level;", "F"),
+    ("this.level = level * 1;", "s"),
+    ("this.level = this.level;", "F"),
+    ("this.level = level;\n        level = 0;", "s"),
+    ("level = this.level;", "F"),                  # writes the parameter, not the field
+    ("this.level = Math.max(level, 0);", "s"),     # the tests use positive levels
+]
+
+# 2. Exceptions with a constant message whose field (the position) the test reads.
+EXCEPTION_FIELDS = [
+    ("throw new ParseError(i);", "s"),
+    ("throw new ParseError(i + 2);", "F"),
+    ("throw new ParseError(i - 1);", "F"),
+    ("throw new ParseError(i * 1);", "s"),
+    ("throw new ParseError(0 + i);", "s"),
+    ("throw new ParseError(total);", "F"),         # equal to i on "x1", not on "12x4"
+    ("throw new ParseError(c - '0');", "F"),
+    ("throw new IllegalArgumentException(\"parse error\");", "F"),
+    ("throw new ParseError(i, 0);", "C"),          # no such constructor
+]
+
+# 2b. Exceptions that differ only in their cause.
+EXCEPTION_CAUSE = [
+    ("throw new ConfigError(\"bad port\", e);", "s"),
+    ("throw new ConfigError(\"bad port\", null);", "F"),
+    ("throw new ConfigError(\"bad \" + \"port\", e);", "s"),
+    ("throw new ConfigError(\"bad port\", e.getCause());", "F"),  # the parse failure has no cause
+    ("throw new ConfigError(\"bad port\", (Throwable) e);", "s"),
+    ("throw new ConfigError(\"bad port\", new NumberFormatException(\"For input string: \\\"\" + text + \"\\\"\"));", "s"),
+    ("throw new ConfigError(\"bad port\", new IllegalArgumentException(text));", "F"),
+    ("throw new ConfigError(e.getMessage(), e);", "F"),
+    ("throw e;", "F"),
+    ("throw new ConfigError(\"bad port\", text);", "C"),  # String is not a Throwable
+]
+
+# 3. Identity of boxed values: equal by value, different by `==` above 127.
+IDENTITY_BOXED = [
+    ("last = v;", "s"),
+    ("last = Integer.valueOf(v.intValue());", "F"),
+    ("last = v + 0;", "F"),
+    ("last = (Integer) v;", "s"),
+    ("last = Integer.valueOf(v);", "F"),           # unboxes, then boxes anew
+    ("last = v == null ? null : v;", "s"),
+    ("last = -(-v);", "F"),
+    ("last = v.intValue() >= 0 ? v : null;", "s"),
+    ("last = v.toString();", "C"),                 # String -> Integer
+]
+
+# 3b. Identity of strings: `s + ""` is a new string (javac --release 8 concatenates with a
+# StringBuilder); String.valueOf(s), s.toString() and the no-op String methods return s itself.
+IDENTITY_STRING = [
+    ("lastName = s;", "s"),
+    ("lastName = String.valueOf(s);", "s"),
+    ("lastName = s + \"\";", "F"),
+    ("lastName = \"\" + s;", "F"),
+    ("lastName = s.toString();", "s"),
+    ("lastName = s.concat(\"\");", "s"),
+    ("lastName = s.substring(0);", "s"),
+    ("lastName = s.trim();", "s"),
+    ("lastName = s.replace('x', 'y');", "s"),
+    ("lastName = new String(s);", "F"),
+    ("lastName = String.valueOf(s.toCharArray());", "F"),
+    ("lastName = s.length();", "C"),               # int -> String
+]
+
+# 4. A call that a test class overrides: ScalerTest's subclasses count the calls to factor()
+# and change the factor.
+OVERRIDE_CALL = [
+    ("y = x * factor();", "s"),
+    ("y = factor() * x;", "s"),
+    ("y = x * this.factor();", "s"),
+    ("y = x * 2;", "F"),
+    ("y = x + x;", "F"),
+    ("y = x << 1;", "F"),
+    ("y = x * factor() + 0 * factor();", "F"),     # calls factor() twice
+    ("y = x * Math.abs(factor());", "s"),
+    ("y = x * factor(2);", "C"),                   # no such method
+]
+
+# 5. A statement visited 100,000 times in one test (SeriesTest#sumBelowHundredThousand): 40
+# rewrites, all equivalent for 0 <= i < 100,000 and all plausible.
+HOT_LOOP = [(p, "s") for p in [
+    "acc += i;",
+    "acc = acc + i;",
+    "acc += (i + 0);",
+    "acc += i * 1;",
+    "acc -= -i;",
+    "acc = i + acc;",
+    "acc += (long) i;",
+    "acc += i + 0L;",
+    "acc += 0 + i;",
+    "acc = acc - (-i);",
+    "acc += i << 0;",
+    "acc += i >> 0;",
+    "acc += i >>> 0;",
+    "acc += i | 0;",
+    "acc += i ^ 0;",
+    "acc += i & -1;",
+    "acc += Math.abs(i);",
+    "acc += Math.max(i, 0);",
+    "acc += Math.min(i, Integer.MAX_VALUE);",
+    "acc += i / 1;",
+    "acc += i % Integer.MAX_VALUE;",
+    "acc = acc + (long) i;",
+    "acc = (long) i + acc;",
+    "acc += i - 0;",
+    "acc += -(-i);",
+    "acc = acc + i * 1L;",
+    "acc += 2 * i - i;",
+    "acc += i + i - i;",
+    "acc += (i * 2) / 2;",
+    "acc += Math.addExact(i, 0);",
+    "acc += Math.multiplyExact(i, 1);",
+    "acc = Math.addExact(acc, i);",
+    "acc = Long.sum(acc, i);",
+    "acc += Math.abs((long) i);",
+    "acc += ~~i;",
+    "acc += i == 0 ? 0 : i;",
+    "acc += i > 0 ? i : 0;",
+    "acc = acc + i + 0;",
+    "acc += i * 3 - i * 2;",
+    "acc = -(-acc - i);",
+]]
+
+# 6a. An exception whose getMessage() has a side effect (a static read counter) the test observes.
+GETMESSAGE_SIDE_EFFECT = [
+    ("throw new NoisyError(\"negative\");", "s"),
+    ("throw new NoisyError(\"neg\" + \"ative\");", "s"),
+    ("throw new NoisyError(\"NEGATIVE\".toLowerCase());", "s"),
+    ("throw new NoisyError(\"negative!\");", "F"),
+    ("throw new IllegalArgumentException(\"negative\");", "F"),
+    ("throw new NoisyError(String.valueOf(x));", "F"),
+    ("return -x;", "F"),
+]
+
+# 6b. A project exception whose constructor counts its instances in a static field.
+CTOR_STATIC_COUNTER = [
+    ("throw new CountedError(\"quota exhausted\");", "s"),
+    ("throw new CountedError(\"quota \" + \"exhausted\");", "s"),
+    ("throw new CountedError(\"Quota exhausted\".toLowerCase());", "s"),
+    ("throw new CountedError(\"quota exhausted\", true);", "s"),
+    ("throw new CountedError(\"quota exhausted\", false);", "F"),  # equal exception, not counted
+    ("throw new CountedError(\"quota\");", "F"),
+    ("throw new IllegalStateException(\"quota exhausted\");", "F"),
+    ("return left;", "F"),
+    ("throw new CountedError(new CountedError(\"quota exhausted\").getMessage());", "F"),  # two made
+]
+
+# 6c. String concatenation calls toString() implicitly; LabelsTest's item counts the calls.
+CONCAT_TOSTRING = [
+    ("text = \"<\" + item + \">\";", "s"),
+    ("text = \"<\" + item.toString() + \">\";", "s"),
+    ("text = \"<\" + String.valueOf(item) + \">\";", "s"),
+    ("text = \"<\".concat(item.toString()).concat(\">\");", "s"),
+    ("text = \"<\" + item + \">\" + \"\";", "s"),
+    ("text = \"<\" + item.name() + \">\";", "F"),  # same text, toString() never called
+    ("text = \"<\" + item + item + \">\";", "F"),
+    ("text = item + \">\";", "F"),
+    ("text = \"<\" + item + \">\" + item.toString().substring(0, 0);", "F"),  # calls it twice
+]
+
+# 6d. Map.get on an access-ordered LinkedHashMap: a lookup reorders; the value alone does not.
+LRU_GET = [
+    ("v = lengths.get(word);", "s"),
+    ("v = lengths.getOrDefault(word, null);", "s"),
+    ("v = lengths.containsKey(word) ? lengths.get(word) : null;", "s"),
+    ("v = lengths.get(word.trim());", "s"),
+    ("v = lengths.get(word + \"\");", "s"),
+    ("v = lengths.containsKey(word) ? word.length() : null;", "F"),  # same value, no access
+    ("v = word.length();", "F"),
+    ("v = lengths.get(word.toUpperCase());", "F"),
+    ("v = lengths.get(word).length();", "C"),      # Integer has no length()
+]
+
+# 6e. Reading a constant of another class whose static initializer has an observable effect.
+CLINIT_SIDE_EFFECT = [
+    ("y = x + 10;", "s"),
+    ("y = 10 + x;", "s"),
+    ("y = x + 2 * 5;", "s"),
+    ("y = x + Integer.parseInt(\"10\");", "s"),
+    ("y = x + Defaults.STEP;", "F"),               # equal value, but initialises Defaults
+    ("y = Defaults.STEP > 0 ? x + 10 : x;", "F"),
+    ("y = x + 11;", "F"),
+    ("y = x + Defaults.STEPS;", "C"),              # undefined field
+]
+
+SETS = [
+    ("static_shadow", PKG + "Limits.java", "public static void setMax(", "Limits.max = max;", 0,
+     STATIC_SHADOW),
+    ("instance_shadow", PKG + "Gauge.java", "public void setLevel(", "this.level = level;", 0,
+     INSTANCE_SHADOW),
+    ("exception_fields", PKG + "Digits.java", "public static int sum(", "throw new ParseError(i);", 0,
+     EXCEPTION_FIELDS),
+    ("exception_cause", PKG + "Config.java", "public static int port(",
+     "throw new ConfigError(\"bad port\", e);", 0, EXCEPTION_CAUSE),
+    ("identity_boxed", PKG + "History.java", "public void record(", "last = v;", 0, IDENTITY_BOXED),
+    ("identity_string", PKG + "History.java", "public void name(", "lastName = s;", 0,
+     IDENTITY_STRING),
+    ("override_call", PKG + "Scaler.java", "public int scale(", "y = x * factor();", 0, OVERRIDE_CALL),
+    ("hot_loop", PKG + "Series.java", "public static long sumBelow(", "acc += i;", 0, HOT_LOOP),
+    ("getmessage_side_effect", PKG + "Guard.java", "public static int check(",
+     "throw new NoisyError(\"negative\");", 0, GETMESSAGE_SIDE_EFFECT),
+    ("ctor_static_counter", PKG + "Quota.java", "public static int take(",
+     "throw new CountedError(\"quota exhausted\");", 0, CTOR_STATIC_COUNTER),
+    ("concat_tostring", PKG + "Labels.java", "public static String label(", "text = \"<\" + item + \">\";",
+     0, CONCAT_TOSTRING),
+    ("lru_get", PKG + "Recent.java", "public Integer lookup(", "v = lengths.get(word);", 0, LRU_GET),
+    ("clinit_side_effect", PKG + "Stepper.java", "public static int next(", "y = x + 10;", 0,
+     CLINIT_SIDE_EFFECT),
+]
+
+
+def tool(name):
+    return os.path.join(JAVA_HOME, "bin", name)
+
+
+def java_files(root):
+    out = []
+    for d, _, files in os.walk(root):
+        out.extend(os.path.join(d, f) for f in files if f.endswith(".java"))
+    return sorted(out)
+
+
+def javac(sources, out, classpath):
+    os.makedirs(out, exist_ok=True)
+    cmd = [tool("javac"), "--release", "8", "-nowarn", "-encoding", "UTF-8", "-d", out]
+    if classpath:
+        cmd += ["-cp", os.pathsep.join(classpath)]
+    r = subprocess.run(cmd + sources, capture_output=True, text=True)
+    return r.returncode == 0, r.stderr
+
+
+def list_tests(test_root):
+    """JUnit 4 test methods (Class#method) of the test sources, sorted as patchval lists them."""
+    tests = []
+    for path in java_files(test_root):
+        rel = os.path.relpath(path, test_root)[:-len(".java")]
+        cls = rel.replace(os.sep, ".")
+        with open(path, encoding="utf-8") as f:
+            src = f.read()
+        for m in re.finditer(r"@Test\s+public\s+void\s+(\w+)\s*\(", src):
+            tests.append(cls + "#" + m.group(1))
+    return sorted(tests, key=lambda t: tuple(t.split("#", 1)))
+
+
+def run_tests(runner_dir, mode, classpath, tests):
+    """[(status, test, ms, why)] from TestOrderRunner; tests = [(test, timeout_ms)]."""
+    cmd = [tool("java"), "-cp", os.pathsep.join([runner_dir] + JUNIT), "TestOrderRunner", mode,
+           os.pathsep.join(classpath)]
+    for t, ms in tests:
+        cmd += [t, str(int(ms))]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    out = []
+    for line in r.stdout.splitlines():
+        parts = line.split(" ", 3)
+        if parts[0] in ("PASS", "FAIL", "TIMEOUT"):
+            out.append((parts[0], parts[1], int(parts[2]), parts[3] if len(parts) > 3 else ""))
+    return out
+
+
+def verify(only, verbose):
+    work = tempfile.mkdtemp(prefix="soundness-verify-")
+    try:
+        return verify_in(work, only, verbose)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def verify_in(work, only, verbose):
+    runner = os.path.join(work, "runner")
+    ok, err = javac([os.path.join(HERE, "verify", "TestOrderRunner.java")], runner, JUNIT)
+    assert ok, err
+    main_src = os.path.join(HERE, "src", "main", "java")
+    test_src = os.path.join(HERE, "src", "test", "java")
+    base_main = os.path.join(work, "base-main")
+    test_out = os.path.join(work, "test")
+    ok, err = javac(java_files(main_src), base_main, [])
+    assert ok, "the unpatched sources do not compile:\n" + err
+    ok, err = javac(java_files(test_src), test_out, JUNIT + [base_main])
+    assert ok, "the tests do not compile:\n" + err
+
+    tests = list_tests(test_src)
+    baseline = run_tests(runner, "all", [base_main, test_out], [(t, 120000) for t in tests])
+    assert [b[1] for b in baseline] == tests, "baseline did not run every test"
+    failing = [t for s, t, _, _ in baseline if s != "PASS"]
+    # patchval's order: trigger tests first, then the passing tests, each group in listed order
+    ordered = failing + [t for t in tests if t not in failing]
+    timeout = {t: 5000 + 1.5 * ms for _, t, ms, _ in baseline}
+    print("baseline: %d tests, %d failing %s; slowest %s" % (
+        len(tests), len(failing), failing, max(baseline, key=lambda b: b[2])[1:3]))
+
+    with open(os.path.join(HERE, "patches", "expected.json"), encoding="utf-8") as f:
+        expected = json.load(f)
+    src_copy = os.path.join(work, "src")
+    mismatches = 0
+    for name, _fname, _a, _u, _o, _p in SETS:
+        if only and name not in only:
+            continue
+        with open(os.path.join(HERE, "patches", name + ".json"), encoding="utf-8") as f:
+            manifest = json.load(f)
+        letters = []
+        for i, patch in enumerate(manifest["patches"]):
+            shutil.rmtree(src_copy, ignore_errors=True)
+            shutil.copytree(main_src, src_copy)
+            target = os.path.join(src_copy, os.path.relpath(manifest["filename"], "src/main/java"))
+            with open(target, "w", encoding="utf-8", newline="") as f:
+                f.write(manifest["context_above"] + patch + manifest["context_below"])
+            classes = os.path.join(work, "patched", "%s-%d" % (name, i))
+            ok, err = javac(java_files(src_copy), classes, [])
+            if not ok:
+                letter, why = "C", err.strip().splitlines()[0]
+            else:
+                runs = run_tests(runner, "stop", [classes, test_out],
+                                 [(t, timeout[t]) for t in ordered])
+                last = runs[-1] if runs else ("FAIL", "?", 0, "the runner printed nothing")
+                letter = {"PASS": "s", "FAIL": "F", "TIMEOUT": "T"}[last[0]]
+                if letter == "s" and len(runs) != len(ordered):
+                    letter, last = "F", ("FAIL", "?", 0, "the runner stopped early")
+                why = "" if letter == "s" else "%s: %s" % (last[1], last[3])
+            shutil.rmtree(classes, ignore_errors=True)
+            letters.append(letter)
+            want = expected[name + ".json"][i]
+            if verbose or letter != want:
+                print("  %s %-3d %s (expected %s) %s | %s" % (
+                    name, i, letter, want, patch.replace("\n", " "), why))
+        got = "".join(letters)
+        want = expected[name + ".json"]
+        status = "ok" if got == want else "MISMATCH"
+        if got != want:
+            mismatches += 1
+        print("%-24s %s  %s" % (name, got, status))
+    return 0 if mismatches == 0 else 1
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--no-verify", action="store_true", help="only regenerate the manifests")
+    ap.add_argument("--only", nargs="*", default=[], help="verify only these sets")
+    ap.add_argument("-v", "--verbose", action="store_true", help="print every patch's verdict")
+    args = ap.parse_args()
+    base.HERE = TESTDATA
+    base.SPEC = {"soundness": ("soundness-1", SETS)}
+    rc = base.main()
+    if rc != 0 or args.no_verify:
+        return rc
+    return verify(set(args.only), args.verbose)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

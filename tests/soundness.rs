@@ -1,0 +1,71 @@
+//! The soundness fixture (`testdata/soundness`): one patch set per way deduplication has been
+//! unsound; the default technique, `--no-dedup` and `--technique plain` must each give the
+//! plain-verified verdicts of `patches/expected.json` on every set.
+
+mod common;
+use common::*;
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// `patchval run` on every set of the fixture with extra flags; succlists by set file name.
+fn succlists(work: &Path, patches: &Path, flags: &[&str]) -> BTreeMap<String, String> {
+    let _ = std::fs::remove_file(work.join("result.jsonl"));
+    let mut args = vec!["run", "--work-dir", work.to_str().unwrap(), "-j", "2"];
+    args.extend_from_slice(flags);
+    args.push(patches.to_str().unwrap());
+    let out = patchval(&args);
+    assert!(
+        out.status.success(),
+        "patchval {args:?} failed:\n{}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    results(work)
+        .into_iter()
+        .map(|r| {
+            assert!(r.error.is_none(), "{}: {:?}", r.set_name(), r.error);
+            (r.set_name(), r.succlist)
+        })
+        .collect()
+}
+
+#[test]
+fn soundness_fixture_default_equals_no_dedup_equals_plain_equals_expected() {
+    let (_tmp, project) = fixture("soundness");
+    let work = project.parent().unwrap().join("work");
+    init(&project, &work);
+    let expected = expected(&project);
+    let patches = project.join("patches");
+
+    let runs = [
+        ("default", succlists(&work, &patches, &[])),
+        ("--no-dedup", succlists(&work, &patches, &["--no-dedup"])),
+        (
+            "plain",
+            succlists(&work, &patches, &["--technique", "plain"]),
+        ),
+    ];
+    // Every disagreement at once, so one failing run shows the whole picture.
+    let mut wrong = Vec::new();
+    for (technique, got) in &runs {
+        assert_eq!(
+            got.keys().collect::<Vec<_>>(),
+            expected.keys().collect::<Vec<_>>(),
+            "{technique}: one result per set"
+        );
+        for (set, want) in &expected {
+            if &got[set] != want {
+                wrong.push(format!(
+                    "{technique:>10} {set:<28} {} (expected {want})",
+                    got[set]
+                ));
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "verdicts differ from the plain-verified ones:\n{}",
+        wrong.join("\n")
+    );
+}
