@@ -130,8 +130,10 @@ type Decided = (Vec<usize>, TestResult);
 /// own, confirmed the same way.
 ///
 /// A test that passed on the unpatched program and fails in an execution runs once more, for the
-/// first patch that execution decided: when it passes then, the test is flaky (an unseeded random
-/// sample, a wall-clock bound) and the failure counts against none of those patches. Once a
+/// first patch that execution decided: when it passes then, the test is flaky for that patch (an
+/// unseeded random sample, a wall-clock bound) and the failure does not count against it; the
+/// execution's other patches (a tree class) get rounds of their own, since a failure that only
+/// a tree round shows may come from the merge itself. Once a
 /// failure has repeated, an identical failure in another execution is taken as real without a
 /// rerun. A JVM crash is not rerun here: [`run_one`] already retried it.
 ///
@@ -211,8 +213,16 @@ fn confirm_failures(
             let note = flaky_note(&test.id.to_string(), &result);
             telemetry
                 .flaky
-                .push(format!("{note} (patches {patches:?})"));
-            confirmed.push((patches, again));
+                .push(format!("{note} (patch {first} of {patches:?})"));
+            confirmed.push((vec![first], again));
+            // A failure of a tree round that does not repeat for the representative alone is as
+            // much evidence against the merge (capturing the others changed something) as of a
+            // flaky test: the class's other patches get rounds of their own, confirmed alike.
+            for &p in &patches[1..] {
+                telemetry.rounds += 1;
+                let r = run_one(worker, classpath, test, selector(phase, p), telemetry);
+                todo.push_back((vec![p], r));
+            }
         } else {
             repeated.push(result.clone());
             confirmed.push((patches, result));
