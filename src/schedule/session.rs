@@ -10,6 +10,8 @@ use std::sync::Mutex;
 use std::thread::ThreadId;
 use std::time::{Duration, Instant};
 
+// One session per worker process: the tree inline is simpler than boxing it.
+#[allow(clippy::large_enum_variant)]
 enum Mode {
     Sequential(i32),
     Tree {
