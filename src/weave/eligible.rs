@@ -502,7 +502,7 @@ fn kind_of(src: &str, n: Node, names: &Names) -> Kind {
                 (Some("Math" | "StrictMath"), _) => Kind::Value,
                 // What final JDK value classes return (strings, primitives, arrays, streams of
                 // them) converts to a string through JDK code.
-                (Some(c), _) if JDK_VALUE_CLASSES.contains(&c) => Kind::Jdk,
+                (Some(c), _) if is_jdk_value_class(c) => Kind::Jdk,
                 (None, Kind::String | Kind::Value) => Kind::Jdk,
                 _ => Kind::Unknown,
             }
@@ -511,19 +511,11 @@ fn kind_of(src: &str, n: Node, names: &Names) -> Kind {
     }
 }
 
-/// Final JDK classes whose methods return only strings, primitives, boxed values and arrays or
-/// streams of them.
-const JDK_VALUE_CLASSES: &[&str] = &[
-    "String",
-    "Integer",
-    "Long",
-    "Short",
-    "Byte",
-    "Character",
-    "Boolean",
-    "Float",
-    "Double",
-];
+/// A final JDK value class by its simple name (`String`, `Integer`, ...): its methods return only
+/// strings, primitives, boxed values and arrays or streams of them.
+fn is_jdk_value_class(name: &str) -> bool {
+    name.starts_with(|c: char| c.is_ascii_uppercase()) && is_value_type(name)
+}
 
 /// A value converted to a string (concatenation, `+=` on a string, an `assert` message, a
 /// one-argument exception constructor): its `toString()` must be pure and closed.
