@@ -71,10 +71,12 @@ public final class Rt {
     public static String key(int control, Object result, boolean resultPrimitive, Throwable thrown,
             Object[] locals, String localKinds, Object[] fields, String fieldKinds, int patch) {
         java.util.List<Throwable> fresh = new java.util.ArrayList<>();
+        // The first capture of a visit numbers its objects as it would alone: one pass is enough.
+        boolean first = VISIT.isEmpty();
         String merge = encode(VISIT, fresh, control, result, resultPrimitive, thrown, locals, localKinds,
                 fields, fieldKinds, patch);
-        String alone = encode(new IdentityHashMap<>(), null, control, result, resultPrimitive, thrown,
-                locals, localKinds, fields, fieldKinds, patch);
+        String alone = first ? merge : encode(new IdentityHashMap<>(), null, control, result,
+                resultPrimitive, thrown, locals, localKinds, fields, fieldKinds, patch);
         for (Throwable t : fresh) ROUND_SEEN.put(t, Boolean.TRUE);
         if (thrown != null) ROUND_SEEN.put(thrown, Boolean.TRUE);
         return merge.equals(alone) ? merge : merge + '\0' + alone;
