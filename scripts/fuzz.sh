@@ -8,7 +8,9 @@
 #
 # Environment: FUZZ_SEEDS (default "1 2 3"), FUZZ_LOCATIONS (20), FUZZ_PATCHES (15), FUZZ_JOBS (2),
 # FUZZ_OUT (default /tmp/patchval-fuzz; work dirs are kept there and reused by later runs),
-# PATCHVAL_CORPUS (the prepared corpus cache).
+# FUZZ_BIN (a patchval binary to use instead of building one: a long run is then not disturbed by
+# later builds), FUZZ_EXTRA (more `patchval fuzz` options for every run, e.g. "--file '**/math/*.java' --test '*.math.*'"
+# to cut a large corpus project to one package and its tests), PATCHVAL_CORPUS (the prepared corpus cache).
 set -uo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 export JAVA_HOME=${JAVA_HOME:-/usr/lib/jvm/java-17-openjdk-amd64}
@@ -17,8 +19,13 @@ locations=${FUZZ_LOCATIONS:-20}
 patches=${FUZZ_PATCHES:-15}
 jobs=${FUZZ_JOBS:-2}
 out=${FUZZ_OUT:-/tmp/patchval-fuzz}
-(cd "$repo" && cargo build --release --quiet) || exit 1
-bin=$repo/target/release/patchval
+eval "extra=(${FUZZ_EXTRA:-})"
+if [ -n "${FUZZ_BIN:-}" ]; then
+  bin=$FUZZ_BIN
+else
+  (cd "$repo" && cargo build --release --quiet) || exit 1
+  bin=$repo/target/release/patchval
+fi
 
 names=("$@")
 if [ ${#names[@]} -eq 0 ]; then
@@ -49,7 +56,7 @@ for name in "${names[@]}"; do
   for seed in $seeds; do
     echo "== $name: patchval fuzz --seed $seed --locations $locations --patches $patches -j $jobs" >&2
     "$bin" fuzz --work-dir "$dir/work" --seed "$seed" --locations "$locations" \
-      --patches "$patches" -j "$jobs" --out "$dir/seed-$seed" | tee "$dir/seed-$seed.log"
+      --patches "$patches" -j "$jobs" --out "$dir/seed-$seed" "${extra[@]}" | tee "$dir/seed-$seed.log"
     rc=${PIPESTATUS[0]}
     [ "$rc" -eq 0 ] || failed=1
   done

@@ -50,20 +50,53 @@ pub struct FuzzArgs {
     /// patch away from the seeded bug would stop at them with `F`).
     #[arg(long = "keep-failing-tests")]
     pub keep_failing_tests: bool,
+    /// Patch only main source files whose path below the project root matches this glob
+    /// (repeatable), e.g. `**/math/*.java` on a large project.
+    #[arg(long = "file")]
+    pub files: Vec<String>,
+    /// Run only the tests matching this glob over `Class#method` or `Class` (repeatable; the
+    /// same patterns as `--exclude-test`), so that a large suite is cut to the tests of `--file`.
+    #[arg(long = "test")]
+    pub tests: Vec<String>,
+}
+
+/// Compiled `--file`/`--test` globs; a bad pattern is a usage error naming it.
+fn patterns(globs: &[String], what: &str) -> anyhow::Result<Vec<glob::Pattern>> {
+    globs
+        .iter()
+        .map(|g| glob::Pattern::new(g).with_context(|| format!("{what} pattern {g:?}")))
+        .collect()
 }
 
 /// The work dir the fuzzer validates in, `OUT/work`: the given one's state (without the tests
 /// that fail on the unpatched program unless `keep_failing`) and links to its compiled classes,
 /// so the fuzzer's results, logs and worker copies never mix with the user's.
-pub fn fuzz_workdir(wd: &WorkDir, out: &Path, keep_failing: bool) -> anyhow::Result<WorkDir> {
+pub fn fuzz_workdir(
+    wd: &WorkDir,
+    out: &Path,
+    keep_failing: bool,
+    only: &[glob::Pattern],
+) -> anyhow::Result<WorkDir> {
     let mut state = wd.load()?;
     let dropped = state.tests.iter().filter(|t| !t.passed).count();
     if !keep_failing {
         state.tests.retain(|t| t.passed);
     }
+    if !only.is_empty() {
+        state.tests.retain(|t| {
+            let id = format!("{}#{}", t.id.class, t.id.method);
+            only.iter()
+                .any(|g| g.matches(&id) || g.matches(&t.id.class))
+        });
+    }
     anyhow::ensure!(
         !state.tests.is_empty(),
-        "no test passes on the unpatched program"
+        "no test passes on the unpatched program{}",
+        if only.is_empty() {
+            ""
+        } else {
+            " among those matching --test"
+        }
     );
     let fw = WorkDir::new(&out.join("work"));
     let _ = std::fs::remove_dir_all(&fw.root);
@@ -99,11 +132,15 @@ pub fn generate(
     seed: u64,
     locations: usize,
     patches: usize,
+    only: &[glob::Pattern],
     dir: &Path,
 ) -> anyhow::Result<Vec<GenSet>> {
     let state = wd.load()?;
-    let files = locate::scan(&state.project);
+    let mut files = locate::scan(&state.project);
     let exceptions = locate::exceptions(&files);
+    if !only.is_empty() {
+        files.retain(|f| only.iter().any(|g| g.matches(&f.rel)));
+    }
     let cands = locate::candidates(&files);
     let mut rng = rng::Rng::new(seed);
     let picks = locate::sample(&cands, locations, &mut rng);
@@ -153,12 +190,18 @@ pub struct Report {
 /// Generates, validates three ways, compares, reduces; prints as it goes and writes `summary.json`.
 pub fn fuzz(args: &FuzzArgs, jobs: usize) -> anyhow::Result<Report> {
     let out = std::path::absolute(&args.out).unwrap_or_else(|_| args.out.clone());
-    let wd = fuzz_workdir(&WorkDir::new(&args.work_dir), &out, args.keep_failing_tests)?;
+    let wd = fuzz_workdir(
+        &WorkDir::new(&args.work_dir),
+        &out,
+        args.keep_failing_tests,
+        &patterns(&args.tests, "--test")?,
+    )?;
     let sets = generate(
         &wd,
         args.seed,
         args.locations,
         args.patches,
+        &patterns(&args.files, "--file")?,
         &out.join("sets"),
     )?;
     anyhow::ensure!(
