@@ -94,6 +94,7 @@ pub fn schemata(
     };
     let technique = match weave::plan(&set.original_text(), set.unpatched_range(), &set.patches) {
         Ok(mut plan) => {
+            plan.exclude_stack_exposed(&ctx.state.purity);
             if ctx.dedup {
                 plan.enable_tree(&ctx.state.purity);
             }

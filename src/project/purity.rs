@@ -13,6 +13,7 @@ pub use super::classfile::ClassPathError as PurityError;
 
 mod init;
 mod jdk;
+mod stack;
 mod summary;
 use jdk::{callbacks, jdk, jdk_verdict, Callback, JdkEntry};
 
@@ -45,6 +46,9 @@ pub struct Purity {
     callbacks_pure: bool,
     /// Whether, in addition, every lambda body, method reference and functional method is.
     fn_callbacks_pure: bool,
+    /// `(name, arity)` of every class-path method that may read the call stack (constructors
+    /// under their class's simple name), sorted: see `stack.rs`.
+    stack_readers: Vec<(String, u16)>,
     classes: usize,
     pure_methods: usize,
     impure_methods: usize,
@@ -116,6 +120,22 @@ impl Purity {
         self.init_unsafe_statics
             .binary_search_by(|n| n.as_str().cmp(field))
             .is_err()
+    }
+
+    /// Whether a source-level call of this name (`arity` `None`: a method reference) may read
+    /// the call stack while it runs: a JDK stack reader, or a class-path method that may reach
+    /// one. A constructor call asks with the class's simple name.
+    pub fn may_read_stack(&self, name: &str, arity: Option<usize>) -> bool {
+        if stack::JDK_READERS.contains(&name) {
+            return true;
+        }
+        let from = self
+            .stack_readers
+            .partition_point(|(n, _)| n.as_str() < name);
+        self.stack_readers[from..]
+            .iter()
+            .take_while(|(n, _)| n == name)
+            .any(|&(_, a)| arity.is_none_or(|x| usize::from(a) == x))
     }
 
     /// Pure and impure method counts on the class path.
@@ -541,16 +561,25 @@ fn analyse(classes: &[ClassFile]) -> Purity {
             dependents[d].push(node);
         }
     }
-    let mut stack: Vec<usize> = (0..total).filter(|&n| impure[n]).collect();
+    let impure = reaching(impure, &dependents);
+    let readers = reaching(stack::seeds(&g, total), &dependents);
+    let mut p = summary::summarise(&g, &impure, &init_safe);
+    p.stack_readers = stack::summarise(classes, &g.first, &readers);
+    p
+}
+
+/// Marks every node that depends, directly or through others, on a marked one.
+fn reaching(mut marked: Vec<bool>, dependents: &[Vec<usize>]) -> Vec<bool> {
+    let mut stack: Vec<usize> = (0..marked.len()).filter(|&n| marked[n]).collect();
     while let Some(n) = stack.pop() {
         for &d in &dependents[n] {
-            if !impure[d] {
-                impure[d] = true;
+            if !marked[d] {
+                marked[d] = true;
                 stack.push(d);
             }
         }
     }
-    summary::summarise(&g, &impure, &init_safe)
+    marked
 }
 
 #[cfg(test)]

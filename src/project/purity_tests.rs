@@ -409,3 +409,46 @@ class Uses {
     assert!(p.call_is_pure(Some("Uses"), "table", 0));
     assert!(p.call_is_pure(Some("Uses"), "red", 0));
 }
+
+const TRACING: &str = r#"package m;
+public class Tracing {
+    public static String where() { return new Throwable().getStackTrace()[1].getMethodName(); }
+    public static String via(int depth) { return depth > 0 ? via(depth - 1) : where(); }
+    public static void note(String s) { java.util.logging.Logger.getLogger("m").info(s); }
+    public static int plain(int x) { return x + 1; }
+    public String label() { return "t"; }
+    public String show() { return "<" + label() + ">"; }
+    public Tracing() { }
+    public Tracing(int marked) { where(); }
+}
+"#;
+
+const TRACING_TEST: &str = r#"package t;
+public class CallerLabel extends m.Tracing {
+    @Override public String label() { return Thread.currentThread().getStackTrace()[2].getMethodName(); }
+}
+"#;
+
+#[test]
+fn methods_that_may_read_the_stack_are_known_by_name() {
+    let (_dir, main_only, p) = main_and_tests(
+        &[("Tracing.java", TRACING)],
+        &[("CallerLabel.java", TRACING_TEST)],
+    );
+    for (name, arity) in [("where", 0), ("via", 1), ("note", 1), ("Tracing", 1)] {
+        assert!(p.may_read_stack(name, Some(arity)), "{name}/{arity}");
+    }
+    assert!(
+        p.may_read_stack("via", None),
+        "a method reference, any arity"
+    );
+    assert!(!p.may_read_stack("plain", Some(1)));
+    assert!(!p.may_read_stack("Tracing", Some(0)));
+    assert!(!p.may_read_stack("via", Some(2)));
+    assert!(p.may_read_stack("getStackTrace", Some(0)), "a JDK reader");
+    assert!(!main_only.may_read_stack("show", Some(0)));
+    assert!(
+        p.may_read_stack("show", Some(0)),
+        "a test subclass's override of label() reads the stack"
+    );
+}

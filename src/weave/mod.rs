@@ -8,6 +8,7 @@ pub mod emit;
 pub mod frames;
 pub mod locals;
 pub mod scope;
+pub mod stack;
 pub mod tokens;
 
 use emit::WovenPatch;
@@ -238,6 +239,16 @@ fn braceless_exclusion(
 }
 
 impl Plan {
+    /// Leaves out of the schemata every patch that could see its isolation unit on the call
+    /// stack (`stack.rs`); call before `enable_tree`.
+    pub fn exclude_stack_exposed(&mut self, oracle: &dyn stack::StackOracle) {
+        for (i, stmt) in self.statements.iter().enumerate() {
+            if self.excluded[i].is_none() {
+                self.excluded[i] = stack::stack_exposure(stmt, oracle);
+            }
+        }
+    }
+
     /// Decides which woven patches go through the state-transition tree.
     pub fn enable_tree(&mut self, pure: eligible::PurityOracle) {
         let Some(tree) = parser().parse(&self.src, None) else {

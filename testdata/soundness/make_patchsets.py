@@ -245,6 +245,23 @@ CLINIT_SIDE_EFFECT = [
     ("y = x + Defaults.STEPS;", "C"),              # undefined field
 ]
 
+# 7. Reading the stack during the patch: the isolation unit is a generated method, so a caller's
+# name read from the stack, or the top frame of a throwable the patch keeps, is not plain's.
+STACK_CALLER = [
+    ("fee = amount / 10;", "s"),
+    ("fee = amount / 10 + (caller().equals(\"charge\") ? 0 : 1);", "s"),
+    ("fee = caller().length() == 6 ? amount / 10 : 0;", "s"),
+    ("fee = amount / 10 + Thread.currentThread().getStackTrace()[1].getMethodName().length() - 6;", "s"),
+    ("fee = (lastMark = new IllegalStateException()) == null ? 0 : amount / 10;", "s"),
+    ("try { fee = amount / (amount - 100); } catch (ArithmeticException e) { lastMark = e; fee = amount / 10; }",
+     "s"),
+    ("fee = (amount + 0) / 10;", "s"),
+    ("fee = amount / 10 + (caller().equals(\"charge\") ? 1 : 0);", "F"),
+    ("fee = (lastMark = new IllegalStateException()) == null ? 0 : amount / 9;", "F"),
+    ("fee = amount / 9;", "F"),
+    ("fee = amount / ten;", "C"),                   # undefined name
+]
+
 SETS = [
     ("static_shadow", PKG + "Limits.java", "public static void setMax(", "Limits.max = max;", 0,
      STATIC_SHADOW),
@@ -268,6 +285,7 @@ SETS = [
     ("lru_get", PKG + "Recent.java", "public Integer lookup(", "v = lengths.get(word);", 0, LRU_GET),
     ("clinit_side_effect", PKG + "Stepper.java", "public static int next(", "y = x + 10;", 0,
      CLINIT_SIDE_EFFECT),
+    ("stack_caller", PKG + "Audit.java", "public static int charge(", "fee = amount / 10;", 0, STACK_CALLER),
 ]
 
 
