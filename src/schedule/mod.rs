@@ -231,16 +231,26 @@ fn confirm_failures(
     confirmed
 }
 
+/// How a tree ended, which decides whether its undecided patches take another tree.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum TreeEnd {
+    /// Finished, or ended in a way that leaves the undecided patches to single rounds.
+    Done,
+    /// A round timed out and was charged to the class it followed (see `confirm_failures`).
+    Attributed,
+    /// The worker died or broke the protocol ([`rerun::retry_tree`]): worth one more tree.
+    Faulted,
+}
+
 /// Runs one test over the tree of `patches`; returns the rounds' results with the patches each
-/// decided, the undecided patches, and whether the tree ended on a round timeout it could attribute (the undecided patches may
-/// then take another tree).
+/// decided, the undecided patches, and how the tree ended.
 fn run_tree(
     worker: &mut Worker,
     classpath: &[String],
     test: &TestRecord,
     patches: &[usize],
     telemetry: &mut Telemetry,
-) -> (Vec<Decided>, Vec<usize>, bool) {
+) -> (Vec<Decided>, Vec<usize>, TreeEnd) {
     let req = Request::RunTree {
         classpath: classpath.to_vec(),
         test: test.id.clone(),
@@ -271,7 +281,7 @@ fn run_tree(
     });
     telemetry.rounds += rounds;
     telemetry.tree_rounds += rounds;
-    let mut attributed = false;
+    let mut end = TreeEnd::Done;
     match done {
         Ok(resp) => {
             telemetry.captures += resp.lines.get(4).and_then(|c| c.parse().ok()).unwrap_or(0);
@@ -299,16 +309,21 @@ fn run_tree(
                 t.as_millis()
             ));
             decided.push((following.clone(), TestResult::Timeout));
-            attributed = true;
+            end = TreeEnd::Attributed;
         }
-        Err(e) => telemetry.fallbacks.push(format!("{}: {e}", test.id)),
+        Err(e) => {
+            if rerun::retry_tree(&e) {
+                end = TreeEnd::Faulted;
+            }
+            telemetry.fallbacks.push(format!("{}: {e}", test.id));
+        }
     }
     let undecided = patches
         .iter()
         .copied()
         .filter(|p| !decided.iter().any(|(d, _)| d.contains(p)))
         .collect();
-    (decided, undecided, attributed)
+    (decided, undecided, end)
 }
 
 /// Runs the ordered tests against `patches` (tests outer, patches inner), each patch until its
@@ -335,14 +350,18 @@ pub fn execute(
         let mut results = Vec::new();
         let mut in_tree = in_tree;
         // After a timeout attributed to a class, the rest of the tree's patches take a new tree
-        // (in the restarted worker); any other end leaves the undecided ones to single rounds.
+        // (in the restarted worker), and so they do once after a worker fault; any other end
+        // leaves the undecided ones to single rounds.
+        let mut faults = 0;
         while in_tree.len() >= 2 {
-            let (decided, undecided, attributed) =
+            let (decided, undecided, end) =
                 run_tree(worker, classpath, test, &in_tree, &mut telemetry);
             results.extend(decided);
             in_tree = undecided;
-            if !attributed {
-                break;
+            match end {
+                TreeEnd::Attributed => {}
+                TreeEnd::Faulted if faults == 0 => faults += 1,
+                _ => break,
             }
         }
         sequential.extend(in_tree);
