@@ -7,7 +7,7 @@ use crate::model::{TestId, TestResult};
 use crate::pool::protocol::Request;
 use crate::pool::{Worker, WorkerConfig};
 use crate::workdir::{State, TestRecord, WorkDir};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 /// How long one baseline test may take before it is excluded, unless `init --baseline-timeout` says otherwise.
@@ -26,8 +26,12 @@ pub fn worker_config(
     id: usize,
 ) -> Result<WorkerConfig, ProjectError> {
     let agent = crate::agent::extract(&wd.runtime()).map_err(io_err(&wd.runtime()))?;
+    // `/proc/self/exe` names this very program even after its file is replaced (a rebuild or
+    // an upgrade while a run goes on), where `current_exe` would name a deleted path.
+    let proc_self = Path::new("/proc/self/exe");
     let exe = std::env::var_os("PATCHVAL_EXE")
         .map(PathBuf::from)
+        .or_else(|| proc_self.exists().then(|| proc_self.to_path_buf()))
         .or_else(|| std::env::current_exe().ok())
         .ok_or_else(|| ProjectError::Worker("cannot find the patchval executable".into()))?;
     let mut jvm_options = default_jvm_options();
