@@ -20,18 +20,7 @@ fn deduplication_keeps_verdicts_and_saves_rounds() {
     let work = project.parent().unwrap().join("work");
     init(&project, &work);
     let (_, with) = run(&work, &project.join("patches"), "schemata", 2);
-    let _ = std::fs::remove_file(work.join("result.jsonl"));
-    patchval_ok(&[
-        "run",
-        "-w",
-        work.to_str().unwrap(),
-        "-j",
-        "2",
-        "--no-dedup",
-        project.join("patches").to_str().unwrap(),
-    ]);
-    let mut without = results(&work);
-    without.sort_by_key(|l| l.set_name());
+    let without = run_flags_ok(&work, &project.join("patches"), &["--no-dedup"], 2);
     assert_eq!(with.len(), without.len());
     let rounds =
         |r: &[ResultLine]| -> u64 { r.iter().map(|l| l.extra["rounds"].as_u64().unwrap()).sum() };

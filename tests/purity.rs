@@ -33,18 +33,7 @@ fn purity_fixture_default_equals_no_dedup_and_plain() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let _ = std::fs::remove_file(work.join("result.jsonl"));
-    patchval_ok(&[
-        "run",
-        "-w",
-        work.to_str().unwrap(),
-        "-j",
-        "2",
-        "--no-dedup",
-        patches.to_str().unwrap(),
-    ]);
-    let mut no_dedup = results(&work);
-    no_dedup.sort_by_key(|l| l.set_name());
+    let no_dedup = run_flags_ok(&work, &patches, &["--no-dedup"], 2);
     let (_, plain) = run(&work, &patches, "plain", 2);
 
     assert_eq!(default.len(), expected.len());

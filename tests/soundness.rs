@@ -10,18 +10,7 @@ use std::path::Path;
 
 /// `patchval run` on every set of the fixture with extra flags; succlists by set file name.
 fn succlists(work: &Path, patches: &Path, flags: &[&str]) -> BTreeMap<String, String> {
-    let _ = std::fs::remove_file(work.join("result.jsonl"));
-    let mut args = vec!["run", "--work-dir", work.to_str().unwrap(), "-j", "2"];
-    args.extend_from_slice(flags);
-    args.push(patches.to_str().unwrap());
-    let out = patchval(&args);
-    assert!(
-        out.status.success(),
-        "patchval {args:?} failed:\n{}\n{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    results(work)
+    run_flags_ok(work, patches, flags, 2)
         .into_iter()
         .map(|r| {
             assert!(r.error.is_none(), "{}: {:?}", r.set_name(), r.error);

@@ -109,20 +109,37 @@ pub fn results(work: &Path) -> Vec<ResultLine> {
 
 /// `patchval run` on a fixture's patch sets, returning the result lines (in set-name order).
 pub fn run(work: &Path, patches: &Path, technique: &str, jobs: usize) -> (Output, Vec<ResultLine>) {
+    run_flags(work, patches, &["--technique", technique], jobs)
+}
+
+/// `patchval run` with other flags (`--no-dedup`, `--technique plain`, none for the default).
+pub fn run_flags(
+    work: &Path,
+    patches: &Path,
+    flags: &[&str],
+    jobs: usize,
+) -> (Output, Vec<ResultLine>) {
     let _ = std::fs::remove_file(work.join("result.jsonl"));
-    let out = patchval(&[
-        "run",
-        "--work-dir",
-        work.to_str().unwrap(),
-        "-j",
-        &jobs.to_string(),
-        "--technique",
-        technique,
-        patches.to_str().unwrap(),
-    ]);
+    let jobs = jobs.to_string();
+    let mut args = vec!["run", "--work-dir", work.to_str().unwrap(), "-j", &jobs];
+    args.extend_from_slice(flags);
+    args.push(patches.to_str().unwrap());
+    let out = patchval(&args);
     let mut r = results(work);
     r.sort_by_key(|l| l.set_name());
     (out, r)
+}
+
+/// [`run_flags`], which must succeed.
+pub fn run_flags_ok(work: &Path, patches: &Path, flags: &[&str], jobs: usize) -> Vec<ResultLine> {
+    let (out, r) = run_flags(work, patches, flags, jobs);
+    assert!(
+        out.status.success(),
+        "patchval run {flags:?} failed:\n{}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    r
 }
 
 /// The verified verdicts of a fixture, by set file name.
