@@ -112,6 +112,11 @@ pub struct Disagreement {
     pub op: String,
     /// In `TECHS` order.
     pub outcomes: Vec<Outcome>,
+    /// The minimal reproducer written for it, if it was reduced.
+    pub reproducer: Option<PathBuf>,
+    /// A timeout against another verdict that did not repeat: validated again on the reduced
+    /// set, all three techniques agreed (see [`Disagreement::settle`]).
+    pub timing: bool,
 }
 
 impl Disagreement {
@@ -126,6 +131,18 @@ impl Disagreement {
 
     pub fn plain(&self) -> Verdict {
         self.outcomes[2].verdict
+    }
+
+    /// Takes the verdicts of the reduced set into account. A patch whose run lasts about as long
+    /// as the test's timeout is `T` or not by how fast the machine was at that moment, for plain
+    /// validation too (whose own verdict then changes from run to run). Such a disagreement is
+    /// *timing-borderline*, not a deduplication fault, when one of its verdicts is a `T` and on
+    /// the reduced set all three techniques give one verdict; any other is kept.
+    pub fn settle(&mut self, confirmed: &[Outcome]) {
+        let timeout = self.outcomes.iter().any(|o| o.verdict == Verdict::Timeout);
+        let agree = confirmed.len() == self.outcomes.len()
+            && confirmed.iter().all(|o| o.verdict == confirmed[0].verdict);
+        self.timing = timeout && agree;
     }
 
     /// The human report of one disagreement.
@@ -191,6 +208,8 @@ pub fn disagreements(sets: &[Compared], runs: &[TechRun]) -> Vec<Disagreement> {
                     text: s.patches[i].clone(),
                     op: s.ops.get(i).copied().unwrap_or("?").to_string(),
                     outcomes,
+                    reproducer: None,
+                    timing: false,
                 });
             }
         }

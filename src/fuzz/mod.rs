@@ -184,7 +184,10 @@ pub fn generate(
 pub struct Report {
     pub sets: Vec<GenSet>,
     pub runs: Vec<TechRun>,
+    /// The disagreements that count (the exit code says whether there are any).
     pub disagreements: Vec<Disagreement>,
+    /// Timing-borderline disagreements ([`Disagreement::settle`]), reported apart.
+    pub timing: Vec<Disagreement>,
 }
 
 /// Generates, validates three ways, compares, reduces; prints as it goes and writes `summary.json`.
@@ -249,14 +252,12 @@ pub fn fuzz(args: &FuzzArgs, jobs: usize) -> anyhow::Result<Report> {
             ops: &s.ops,
         })
         .collect();
-    let disagreements = compare::disagreements(&compared, &runs);
+    let mut disagreements = compare::disagreements(&compared, &runs);
     let dis_dir = out.join("disagreements");
     let _ = std::fs::remove_dir_all(&dis_dir);
-    let mut reproducers = Vec::new();
-    for d in &disagreements {
+    for d in &mut disagreements {
         println!("{}", d.describe());
         if args.no_reduce {
-            reproducers.push(None);
             continue;
         }
         std::fs::create_dir_all(&dis_dir)?;
@@ -316,15 +317,26 @@ pub fn fuzz(args: &FuzzArgs, jobs: usize) -> anyhow::Result<Report> {
                 .collect::<Vec<_>>()
                 .join(", ")
         );
-        reproducers.push(Some(json));
+        d.settle(&r.confirmed);
+        if d.timing {
+            println!(
+                "  timing-borderline: on the reduced set every technique gives {} \
+                 (plain's own verdict depends on the machine's speed); not counted",
+                r.confirmed[0].verdict
+            );
+        }
+        d.reproducer = Some(json);
     }
+    let (timing, disagreements): (Vec<Disagreement>, Vec<Disagreement>) =
+        disagreements.into_iter().partition(|d| d.timing);
     let _ = std::fs::remove_dir_all(out.join("reduce"));
     let report = Report {
         sets,
         runs,
         disagreements,
+        timing,
     };
-    let summary = summary_json(args, &report, &reproducers);
+    let summary = summary_json(args, &report);
     println!("{}", summary_text(&report, &summary));
     std::fs::write(
         out.join("summary.json"),
@@ -333,11 +345,7 @@ pub fn fuzz(args: &FuzzArgs, jobs: usize) -> anyhow::Result<Report> {
     Ok(report)
 }
 
-fn summary_json(
-    args: &FuzzArgs,
-    report: &Report,
-    reproducers: &[Option<PathBuf>],
-) -> serde_json::Value {
+fn summary_json(args: &FuzzArgs, report: &Report) -> serde_json::Value {
     let default = &report.runs[0];
     let (mut woven, mut tree) = (0usize, 0usize);
     for r in default.results.values() {
@@ -360,22 +368,21 @@ fn summary_json(
         .iter()
         .map(|r| (r.tech.name(), (r.seconds * 10.0).round() / 10.0))
         .collect();
-    let dis: Vec<serde_json::Value> = report
-        .disagreements
-        .iter()
-        .zip(reproducers.iter().chain(std::iter::repeat(&None)))
-        .map(|(d, r)| {
-            json!({
-                "set": d.set.display().to_string(),
-                "place": d.place,
-                "patch": d.patch,
-                "text": d.text,
-                "op": d.op,
-                "verdicts": d.outcomes.iter().map(|o| o.verdict.letter()).collect::<String>(),
-                "reproducer": r.as_ref().map(|p| p.display().to_string()),
+    let listed = |list: &[Disagreement]| -> Vec<serde_json::Value> {
+        list.iter()
+            .map(|d| {
+                json!({
+                    "set": d.set.display().to_string(),
+                    "place": d.place,
+                    "patch": d.patch,
+                    "text": d.text,
+                    "op": d.op,
+                    "verdicts": d.outcomes.iter().map(|o| o.verdict.letter()).collect::<String>(),
+                    "reproducer": d.reproducer.as_ref().map(|p| p.display().to_string()),
+                })
             })
-        })
-        .collect();
+            .collect()
+    };
     json!({
         "seed": args.seed,
         "work_dir": args.work_dir.display().to_string(),
@@ -388,19 +395,22 @@ fn summary_json(
         "ops": ops,
         "counts": counts,
         "seconds": seconds,
-        "disagreements": dis,
+        "disagreements": listed(&report.disagreements),
+        "timing_borderline": listed(&report.timing),
     })
 }
 
 fn summary_text(report: &Report, s: &serde_json::Value) -> String {
     let mut t = format!(
-        "fuzz summary (seed {}): {} sets ({} in loops), {} patches, {} disagreements\n\
+        "fuzz summary (seed {}): {} sets ({} in loops), {} patches, {} disagreements \
+         ({} timing-borderline apart)\n\
          woven {} patches, {} on the tree path ({:.1} %)\n",
         s["seed"],
         s["sets"],
         s["sets_in_loops"],
         s["patches"],
         report.disagreements.len(),
+        report.timing.len(),
         s["woven"],
         s["tree_patches"],
         s["tree_share"].as_f64().unwrap_or(0.0) * 100.0

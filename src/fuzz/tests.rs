@@ -154,3 +154,40 @@ fn sample_is_distinct_bounded_mixed_and_seeded() {
     assert!(ops.len() >= 6, "{ops:?}");
     assert!(all.len() > 12);
 }
+
+#[test]
+fn only_a_timeout_that_does_not_repeat_is_timing_borderline() {
+    use super::compare::Disagreement;
+    use crate::model::{Outcome, Phase, Verdict};
+    let o = |v| Outcome::new(v, Phase::Execute);
+    let d = |vs: [Verdict; 3]| Disagreement {
+        set: "s.json".into(),
+        place: "A.java:1".into(),
+        patch: 0,
+        text: String::new(),
+        op: "call".into(),
+        outcomes: vs.into_iter().map(o).collect(),
+        reproducer: None,
+        timing: false,
+    };
+    use Verdict::{Plausible as S, TestFailure as F, Timeout as T};
+    let settled = |first: [Verdict; 3], again: [Verdict; 3]| {
+        let mut x = d(first);
+        x.settle(&again.map(o));
+        x.timing
+    };
+    assert!(settled([T, T, F], [T, T, T]), "plain's F became a T");
+    assert!(
+        settled([T, F, F], [F, F, F]),
+        "the default's T did not repeat"
+    );
+    assert!(
+        !settled([T, T, F], [T, T, F]),
+        "it repeats: a real disagreement"
+    );
+    assert!(
+        !settled([S, S, F], [F, F, F]),
+        "no timeout: kept, however it ends"
+    );
+    assert!(!settled([T, T, S], [T, S, S]), "still disagrees");
+}
