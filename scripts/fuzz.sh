@@ -66,7 +66,7 @@ SEEDS="$seeds" python3 - "$out" "${names[@]}" <<'PY'
 import json, os, sys, pathlib
 out, names = pathlib.Path(sys.argv[1]), sys.argv[2:]
 seeds = os.environ["SEEDS"].split()
-tp = tw = tt = td = 0
+tp = tw = tt = td = tb = 0
 for n in names:
     for seed in seeds:
         s = out / n / f"seed-{seed}" / "summary.json"
@@ -74,13 +74,15 @@ for n in names:
             print(f"{n} seed {seed}: no summary (the run failed)")
             continue
         j = json.loads(s.read_text())
-        tp += j["patches"]; tw += j["woven"]; tt += j["tree_patches"]; td += len(j["disagreements"])
+        tb_here = len(j.get("timing_borderline", []))
+        tp += j["patches"]; tw += j["woven"]; tt += j["tree_patches"]; td += len(j["disagreements"]); tb += tb_here
         share = 100.0 * j["tree_patches"] / j["woven"] if j["woven"] else 0.0
-        print(f"{n} seed {j['seed']}: {j['patches']} patches, {len(j['disagreements'])} disagreements, "
+        print(f"{n} seed {j['seed']}: {j['patches']} patches, {len(j['disagreements'])} disagreements "
+              f"({tb_here} timing-borderline apart), "
               f"tree path {j['tree_patches']}/{j['woven']} woven ({share:.1f} %), verdicts {j['counts']['plain']}")
         for d in j["disagreements"]:
             print(f"  {d['verdicts']} {d['place']} patch {d['patch']} ({d['op']}): {d['text']!r} -> {d['reproducer']}")
 share = 100.0 * tt / tw if tw else 0.0
-print(f"total: {tp} patches, {td} disagreements, tree path {tt}/{tw} woven ({share:.1f} %)")
+print(f"total: {tp} patches, {td} disagreements ({tb} timing-borderline apart), tree path {tt}/{tw} woven ({share:.1f} %)")
 PY
 exit $failed
