@@ -134,15 +134,17 @@ impl Disagreement {
     }
 
     /// Takes the verdicts of the reduced set into account. A patch whose run lasts about as long
-    /// as the test's timeout is `T` or not by how fast the machine was at that moment, for plain
-    /// validation too (whose own verdict then changes from run to run). Such a disagreement is
-    /// *timing-borderline*, not a deduplication fault, when one of its verdicts is a `T` and on
-    /// the reduced set all three techniques give one verdict; any other is kept.
+    /// as the test's timeout is `T` or not by how fast the machine (and the JIT) was at that
+    /// moment, for plain validation too. Such a disagreement is *timing-borderline*, not a
+    /// deduplication fault, when one of its verdicts is a `T` and, validated again on the reduced
+    /// set, either all three techniques give one verdict or plain's own verdict changed (plain
+    /// validates each patch alone, so only timing can change it); any other is kept.
     pub fn settle(&mut self, confirmed: &[Outcome]) {
         let timeout = self.outcomes.iter().any(|o| o.verdict == Verdict::Timeout);
         let agree = confirmed.len() == self.outcomes.len()
             && confirmed.iter().all(|o| o.verdict == confirmed[0].verdict);
-        self.timing = timeout && agree;
+        let plain_changed = confirmed.get(2).is_some_and(|o| o.verdict != self.plain());
+        self.timing = timeout && (agree || plain_changed);
     }
 
     /// The human report of one disagreement.

@@ -189,5 +189,16 @@ fn only_a_timeout_that_does_not_repeat_is_timing_borderline() {
         !settled([S, S, F], [F, F, F]),
         "no timeout: kept, however it ends"
     );
-    assert!(!settled([T, T, S], [T, S, S]), "still disagrees");
+    assert!(
+        !settled([T, T, S], [T, S, S]),
+        "still disagrees, plain as before"
+    );
+    assert!(
+        settled([F, T, F], [F, T, T]),
+        "plain itself went from F to T"
+    );
+    assert!(
+        !settled([S, F, F], [S, F, S]),
+        "plain changed, but no timeout is involved"
+    );
 }
