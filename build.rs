@@ -43,6 +43,19 @@ fn junit_jars() -> Vec<PathBuf> {
     jars
 }
 
+/// ASM (Debian's libasm-java): the agent's instrumenter (`patchval.instrument`) is compiled
+/// against it and loads it at run time in a loader of its own.
+fn asm_jar() -> PathBuf {
+    let jar = Path::new("/usr/share/java").join(junit_jars::ASM_JAR);
+    if !jar.is_file() {
+        panic!(
+            "{} is missing: install the Debian package libasm-java",
+            jar.display()
+        );
+    }
+    jar
+}
+
 fn main() {
     println!("cargo:rerun-if-changed=agent-java/src");
     println!("cargo:rerun-if-changed=src/project/junit_jars.rs");
@@ -60,6 +73,7 @@ fn main() {
         .collect();
     let cp = junit_jars()
         .iter()
+        .chain(std::iter::once(&asm_jar()))
         .map(|p| p.display().to_string())
         .collect::<Vec<_>>()
         .join(":");

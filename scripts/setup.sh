@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what patchval needs on a Debian machine (as root or with sudo): a JDK 17, JUnit 4,
-# Hamcrest, JUnit 5, Maven with its dependency plugin, bc (the demo's timings), python3; for the
+# Hamcrest, JUnit 5, ASM (the agent's instrumenter), Maven with its dependency plugin, bc (the demo's timings), python3; for the
 # test suite's real-project corpus a deb-src entry and the corpus projects' test dependencies
 # (scripts/corpus.sh --install-only); and cargo-nextest. Safe to run again.
 set -euo pipefail
@@ -10,6 +10,7 @@ need=()
 [ -f /usr/share/java/junit4.jar ] || need+=(junit4)
 [ -f /usr/share/java/hamcrest-core.jar ] || need+=(libhamcrest-java)
 [ -f /usr/share/java/junit-platform-launcher.jar ] || need+=(junit5)
+[ -f /usr/share/java/asm.jar ] || need+=(libasm-java)
 command -v mvn >/dev/null || need+=(maven)
 [ -d /usr/share/maven-repo/org/apache/maven/plugins/maven-dependency-plugin ] || need+=(libmaven-dependency-plugin-java)
 command -v bc >/dev/null || need+=(bc)

@@ -1,4 +1,4 @@
-//! The command line: `init`, `run` and the hidden `worker`; turns errors into messages and exit codes.
+//! The command line: `init`, `run`, `fuzz`, `warm-check` and the hidden `worker`; turns errors into messages and exit codes.
 
 use crate::exit;
 use crate::project::{self, Overrides, Toolchain};
@@ -93,6 +93,21 @@ enum Command {
     },
     /// Differential fuzzing: random patch sets validated by the default, --no-dedup and plain.
     Fuzz(crate::fuzz::FuzzArgs),
+    /// Run the passing tests in fresh class loaders and in one warm loader whose static state is
+    /// reset before every test, side by side; list the tests whose results differ.
+    WarmCheck {
+        #[arg(long = "work-dir", short = 'w')]
+        work_dir: PathBuf,
+        /// Only the tests matching this glob over `Class#method` or `Class` (repeatable).
+        #[arg(long)]
+        test: Vec<String>,
+        /// Runs of the whole list each way; the last one is timed (the earlier ones warm the JIT).
+        #[arg(long, default_value_t = 1)]
+        rounds: u32,
+        /// Keep earlier tests' static state in the warm loader (shows what the reset is for).
+        #[arg(long = "no-reset")]
+        no_reset: bool,
+    },
     /// Internal: a worker process embedding one JVM.
     #[command(hide = true)]
     Worker {
@@ -146,6 +161,15 @@ pub fn main() -> i32 {
         Command::Fuzz(args) => {
             init_logging("info");
             crate::fuzz::command(&args)
+        }
+        Command::WarmCheck {
+            work_dir,
+            test,
+            rounds,
+            no_reset,
+        } => {
+            init_logging("info");
+            warm_check(&WorkDir::new(&work_dir), &test, rounds, !no_reset)
         }
         Command::Init {
             project,
@@ -247,6 +271,50 @@ pub fn main() -> i32 {
                         exit::USAGE
                     }
                 }
+            }
+        }
+    }
+}
+
+/// `warm-check`: prints each differing test and the summary; exit 0 when none differ,
+/// DISAGREEMENT when some do.
+fn warm_check(wd: &WorkDir, test: &[String], rounds: u32, reset: bool) -> i32 {
+    let state = match wd.load() {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("patchval warm-check: {e}");
+            return exit::ENVIRONMENT;
+        }
+    };
+    let mut only = Vec::new();
+    for g in test {
+        match glob::Pattern::new(g) {
+            Ok(p) => only.push(p),
+            Err(e) => {
+                eprintln!("patchval warm-check: --test pattern {g:?}: {e}");
+                return exit::USAGE;
+            }
+        }
+    }
+    match project::warm::check(wd, &state, &only, rounds, reset) {
+        Ok(report) => {
+            for d in &report.differences {
+                println!("differs\t{}\tfresh: {}\twarm: {}", d.test, d.fresh, d.warm);
+            }
+            for line in &report.summary {
+                println!("{line}");
+            }
+            if report.differences.is_empty() {
+                exit::OK
+            } else {
+                exit::DISAGREEMENT
+            }
+        }
+        Err(e) => {
+            eprintln!("patchval warm-check: {e}");
+            match e {
+                project::warm::WarmError::NoAsm(_) => exit::ENVIRONMENT,
+                _ => exit::INTERNAL,
             }
         }
     }

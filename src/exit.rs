@@ -10,7 +10,8 @@ pub const USAGE: i32 = 2;
 pub const ENVIRONMENT: i32 = 3;
 /// The project itself is unusable (does not compile, has no tests).
 pub const PROJECT: i32 = 4;
-/// `fuzz` found patches on which the techniques disagree (see its report).
+/// `fuzz` found patches on which the techniques disagree (see its report), or `warm-check`
+/// tests whose results differ between fresh and warm class loaders.
 pub const DISAGREEMENT: i32 = 5;
 /// An internal error.
 pub const INTERNAL: i32 = 70;

@@ -1,5 +1,6 @@
-//! The JUnit jars patchval takes from Debian's packages in `/usr/share/java`, in one place for
-//! build.rs (which compiles the agent against all of them) and `Toolchain::detect`.
+//! The jars patchval takes from Debian's packages in `/usr/share/java` (JUnit, and ASM for the
+//! agent's instrumenter), in one place for build.rs (which compiles the agent against all of
+//! them), `Toolchain::detect` and `project::warm`.
 
 /// JUnit 4 and Hamcrest (packages `junit4`, `libhamcrest-java`): always required.
 pub const JUNIT4_JARS: [&str; 2] = ["junit4.jar", "hamcrest-core.jar"];
@@ -19,3 +20,7 @@ pub const JUPITER_JARS: [&str; 8] = [
     "opentest4j.jar",
     "apiguardian-api.jar",
 ];
+
+/// ASM (package `libasm-java`): the agent's `patchval.instrument` is compiled against it and loads
+/// it at run time in a class loader of its own, apart from the project's classes.
+pub const ASM_JAR: &str = "asm.jar";

@@ -8,6 +8,7 @@ pub mod javac;
 pub mod junit_jars;
 pub mod maven;
 pub mod purity;
+pub mod warm;
 
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};

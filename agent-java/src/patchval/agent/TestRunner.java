@@ -52,6 +52,35 @@ final class TestRunner {
         }
     }
 
+    /** The warm loader of the last {@link #runTestWarm} and its class path. */
+    private static WarmLoader warm;
+    private static String[] warmPath;
+
+    /**
+     * Runs one test in the warm loader over {@code classpath} (made on first use, kept while the
+     * class path stays the same), after moving Reset to a new generation: every resettable class
+     * is initialised again, lazily, as a fresh loader would initialise it.
+     */
+    static String runTestWarm(String[] classpath, String className, String methodName) {
+        return runTestWarm(classpath, className, methodName, true);
+    }
+
+    /** With {@code reset} false, the static state of earlier tests stays (for checking the check). */
+    static String runTestWarm(String[] classpath, String className, String methodName, boolean reset) {
+        try {
+            if (warm == null || !java.util.Arrays.equals(classpath, warmPath)) {
+                if (warm != null) warm.close();
+                warm = null;
+                warm = WarmLoader.over(classpath);
+                warmPath = classpath.clone();
+            }
+        } catch (Throwable t) {
+            return crashed(t);
+        }
+        if (reset) Reset.nextGeneration();
+        return runIn(warm, className, methodName);
+    }
+
     /** The answer when running a test failed in the runner itself, never a test failure. */
     private static String crashed(Throwable t) {
         try {
@@ -74,6 +103,7 @@ final class TestRunner {
             } catch (LinkageError e) {
                 return error("cannot load " + className + ": " + Util.describe(e));
             }
+            Reset.prepare(cls);
             boolean whole = methodName == null || methodName.isEmpty() || "*".equals(methodName);
             try {
                 if (isJupiter(cls, whole ? null : methodName)) {

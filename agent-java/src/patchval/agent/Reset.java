@@ -1,0 +1,338 @@
+// patchval agent: Reset owns the static-state reset of warm class loaders (WarmLoader): the current
+// test generation, which resettable class was last initialised in which generation, and the lazy
+// re-initialisation that instrumented code triggers wherever the JVM would initialise the class.
+package patchval.agent;
+
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.lang.reflect.Field;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A class loaded by a {@link WarmLoader} whose static state can change (a class, not an interface
+ * nor an enum, with a static initialiser or a static field that is not a compile-time constant) gets
+ * an id, and every place where the JVM would initialise it — a static field access, {@code new},
+ * entry into one of its static methods or constructors — first calls {@link #touch(int)}. When the
+ * class was last initialised in an earlier generation (an earlier test), touch does what a fresh
+ * class loader would do at that point: it initialises the resettable superclass, sets every static
+ * field to its default value and runs the class's static initialiser again. A failure is what the
+ * JVM makes of it: the initialiser's Error (or an ExceptionInInitializerError around anything else)
+ * the first time, NoClassDefFoundError at every later touch of that generation.
+ *
+ * <p>The JVM's own first initialisation runs the original initialiser through the instrumented
+ * {@code <clinit>}, which reports to {@link #jvmInit} and {@link #jvmInitFailed} instead of letting
+ * the class become erroneous for the life of the loader.
+ */
+public final class Reset {
+    private Reset() {}
+
+    /** The current test generation; {@link #nextGeneration} moves it between tests. */
+    public static int gen = 1;
+
+    /** Per id: the generation the class was last initialised in (0 = not yet in this loader). */
+    private static int[] inited = new int[1024];
+    /** Per id: the generation whose initialisation failed (0 = none). */
+    private static int[] failed = new int[1024];
+    /** Per id: the initialiser's throwable, not yet reported to a caller in its generation. */
+    private static Throwable[] pending = new Throwable[1024];
+    /** Per id: whether the JVM ran the class's {@code <clinit>} already. */
+    private static boolean[] jvmDone = new boolean[1024];
+    private static final List<Entry> entries = new ArrayList<>();
+    private static final Map<Object, Integer> ids = new HashMap<>();
+    private static final Object LOCK = new Object();
+    /** Re-initialisations since the last {@link #takeCount}, for telemetry. */
+    private static int reinits;
+
+    /** What re-initialising class {@code id} needs. */
+    private static final class Entry {
+        final WarmLoader loader;
+        final String name;
+        final String superName;
+        Class<?> cls;
+        MethodHandle zero;
+        MethodHandle clinit;
+
+        Entry(WarmLoader loader, String name, String superName) {
+            this.loader = loader;
+            this.name = name;
+            this.superName = superName;
+        }
+    }
+
+    /** The id of resettable class {@code name} of {@code loader}, allocated on first request. */
+    static int idOf(WarmLoader loader, String name, String superName) {
+        synchronized (LOCK) {
+            List<Object> key = List.of(loader, name);
+            Integer id = ids.get(key);
+            if (id != null) return id;
+            int n = entries.size();
+            entries.add(new Entry(loader, name, superName));
+            ids.put(key, n);
+            if (n >= inited.length) {
+                int size = inited.length * 2;
+                inited = java.util.Arrays.copyOf(inited, size);
+                failed = java.util.Arrays.copyOf(failed, size);
+                pending = java.util.Arrays.copyOf(pending, size);
+                jvmDone = java.util.Arrays.copyOf(jvmDone, size);
+            }
+            return n;
+        }
+    }
+
+    /** The id of a resettable class of {@code loader}, or -1 when it has none (yet). */
+    static int existingId(WarmLoader loader, String name) {
+        synchronized (LOCK) {
+            Integer id = ids.get(List.of(loader, name));
+            return id == null ? -1 : id;
+        }
+    }
+
+    /** Starts a new test: every resettable class is stale until touched again. */
+    static void nextGeneration() {
+        synchronized (LOCK) {
+            gen++;
+        }
+    }
+
+    static int takeCount() {
+        synchronized (LOCK) {
+            int n = reinits;
+            reinits = 0;
+            return n;
+        }
+    }
+
+    /** Called by instrumented code wherever the JVM would initialise class {@code id}. */
+    public static void touch(int id) {
+        if (inited[id] != gen) slow(id);
+    }
+
+    /** First line of an instrumented {@code <clinit>}: the JVM initialises class {@code id}. */
+    public static void jvmInit(int id) {
+        synchronized (LOCK) {
+            jvmDone[id] = true;
+            inited[id] = gen;
+        }
+    }
+
+    /** An instrumented {@code <clinit>} caught its initialiser's throwable. */
+    public static void jvmInitFailed(Throwable t, int id) {
+        synchronized (LOCK) {
+            inited[id] = 0;
+            failed[id] = gen;
+            pending[id] = t;
+        }
+    }
+
+    private static void slow(int id) {
+        Throwable fail;
+        synchronized (LOCK) {
+            int g = gen;
+            if (inited[id] == g) return;
+            Entry e = entries.get(id);
+            if (failed[id] == g) {
+                fail = pending[id];
+                if (!keepPending) pending[id] = null;
+                if (fail == null) {
+                    throw new NoClassDefFoundError("Could not initialize class " + e.name.replace('/', '.'));
+                }
+            } else if (!jvmDone[id]) {
+                // The JVM has not initialised the class in this loader yet: let it, now.
+                try {
+                    Class.forName(e.name.replace('/', '.'), true, e.loader);
+                } catch (ClassNotFoundException ex) {
+                    throw new NoClassDefFoundError(e.name);
+                }
+                if (failed[id] != g) return;
+                fail = pending[id];
+                if (!keepPending) pending[id] = null;
+            } else {
+                fail = reinit(id, e, g);
+                if (fail == null) return;
+                pending[id] = keepPending ? fail : null;
+            }
+        }
+        if (fail instanceof Error) throw (Error) fail;
+        throw new ExceptionInInitializerError(fail);
+    }
+
+    /** Re-runs class {@code id}'s initialisation in generation {@code g}; its throwable, or null. */
+    private static Throwable reinit(int id, Entry e, int g) {
+        // As the JVM does: the superclass first, and this class counts as initialised (for this
+        // thread, which holds LOCK) while its initialiser runs.
+        if (e.superName != null) {
+            int sup = existingId(e.loader, e.superName);
+            if (sup >= 0) touch(sup);
+        }
+        inited[id] = g;
+        reinits++;
+        try {
+            if (e.zero == null) {
+                Class<?> c = Class.forName(e.name.replace('/', '.'), false, e.loader);
+                MethodHandles.Lookup l = MethodHandles.privateLookupIn(c, MethodHandles.lookup());
+                e.cls = c;
+                e.zero = l.findStatic(c, "__pv$zero", MethodType.methodType(void.class));
+                e.clinit = l.findStatic(c, "__pv$clinit", MethodType.methodType(void.class));
+            }
+            e.zero.invokeExact();
+            e.clinit.invokeExact();
+            return null;
+        } catch (Throwable t) {
+            inited[id] = 0;
+            failed[id] = g;
+            return t;
+        }
+    }
+
+    /**
+     * After {@code Class.forName(name)} in instrumented code, and before a test class is handed to
+     * JUnit (which reads its static fields reflectively): a class the JVM initialised in an earlier
+     * generation is brought up to date, as a fresh loader would initialise it now.
+     */
+    public static Class<?> initialized(Class<?> c) {
+        if (c == null || !(c.getClassLoader() instanceof WarmLoader)) return c;
+        WarmLoader loader = (WarmLoader) c.getClassLoader();
+        for (Class<?> k = c; k != null && k.getClassLoader() == loader; k = k.getSuperclass()) {
+            int id = existingId(loader, k.getName().replace('.', '/'));
+            if (id >= 0) {
+                if (jvmDone[id]) touch(id);
+                break;
+            }
+        }
+        return c;
+    }
+
+    /**
+     * {@link #initialized} for a test class about to run: a failing initialiser is left for the
+     * test's own first access to report, as the JVM would report it there.
+     */
+    static void prepare(Class<?> c) {
+        synchronized (LOCK) {
+            keepPending = true;
+            try {
+                initialized(c);
+            } catch (Throwable t) {
+                // reported again at the first access
+            } finally {
+                keepPending = false;
+            }
+        }
+    }
+
+    /** Set while {@link #prepare} runs: a failure's throwable stays pending. */
+    private static boolean keepPending;
+
+    /** Fields that lost their final (WarmLoader, internal class name, field name). */
+    private static final java.util.Set<List<Object>> stripped = new java.util.HashSet<>();
+
+    static void stripped(WarmLoader loader, String internalName, String field) {
+        synchronized (stripped) {
+            stripped.add(List.of(loader, internalName, field));
+        }
+    }
+
+    /** Whether reflection must see {@code f} as final although its class file no longer says so. */
+    public static boolean isStripped(Field f) {
+        ClassLoader l = f.getDeclaringClass().getClassLoader();
+        if (!(l instanceof WarmLoader)) return false;
+        synchronized (stripped) {
+            return stripped.contains(List.of(l, f.getDeclaringClass().getName().replace('.', '/'), f.getName()));
+        }
+    }
+
+    /** Stands in for {@code Field.getModifiers()} in instrumented code. */
+    public static int modifiers(Field f) {
+        int m = f.getModifiers();
+        return isStripped(f) ? m | java.lang.reflect.Modifier.FINAL : m;
+    }
+
+    /** Stands in for {@code Field.toString()}, in the JDK's format. */
+    public static String fieldString(Field f) {
+        if (!isStripped(f)) return f.toString();
+        return java.lang.reflect.Modifier.toString(modifiers(f)) + " " + f.getType().getTypeName() + " "
+            + f.getDeclaringClass().getTypeName() + "." + f.getName();
+    }
+
+    /** Stands in for {@code Field.toGenericString()}, in the JDK's format. */
+    public static String fieldGenericString(Field f) {
+        if (!isStripped(f)) return f.toGenericString();
+        return java.lang.reflect.Modifier.toString(modifiers(f)) + " " + f.getGenericType().getTypeName() + " "
+            + f.getDeclaringClass().getTypeName() + "." + f.getName();
+    }
+
+    /**
+     * Throws what {@code f.<method>(null, value)} throws on a static final field when the caller
+     * may access it (JDK 17's messages): {@code set} an IllegalAccessException naming the value's
+     * class; a primitive setter whose type widens to the field's an IllegalAccessException with
+     * the widened value, any other an IllegalArgumentException. Returns when not accessible.
+     */
+    public static void finalSet(boolean accessible, Field f, Object value, String method) throws IllegalAccessException {
+        if (!accessible) return;
+        String to = "Can not set static final " + f.getType().getName() + " field " + f.getDeclaringClass().getName()
+            + "." + f.getName() + " to ";
+        if (method.equals("set")) {
+            throw new IllegalAccessException(to + (value == null ? "null value" : value.getClass().getName()));
+        }
+        String from = method.substring(3).toLowerCase(java.util.Locale.ROOT);
+        Class<?> type = f.getType();
+        if (type.isPrimitive() && widens(from, type.getName())) {
+            throw new IllegalAccessException(to + "(" + type.getName() + ")" + widened(value, type.getName()));
+        }
+        throw new IllegalArgumentException(to + "(" + from + ")" + value);
+    }
+
+    private static boolean widens(String from, String to) {
+        if (from.equals(to)) return true;
+        switch (from) {
+            case "byte": return "short int long float double".contains(to);
+            case "short": case "char": return "int long float double".contains(to);
+            case "int": return "long float double".contains(to);
+            case "long": return "float double".contains(to);
+            case "float": return to.equals("double");
+            default: return false;
+        }
+    }
+
+    private static String widened(Object v, String to) {
+        if (v instanceof Boolean) return v.toString();
+        long n = v instanceof Character ? (Character) v : ((Number) v).longValue();
+        if (!(v instanceof Character) && (v instanceof Float || v instanceof Double)) {
+            double d = ((Number) v).doubleValue();
+            return to.equals("float") ? Float.toString((float) d) : Double.toString(d);
+        }
+        switch (to) {
+            case "float": return Float.toString((float) n);
+            case "double": return Double.toString((double) n);
+            case "char": return String.valueOf((char) n);
+            default: return Long.toString(n);
+        }
+    }
+
+    /** Stands in for {@code Class.forName(name, initialize, loader)} in instrumented code. */
+    public static Class<?> forName(String name, boolean initialize, ClassLoader loader)
+            throws ClassNotFoundException {
+        Class<?> c = Class.forName(name, initialize, loader);
+        return initialize ? initialized(c) : c;
+    }
+
+    /**
+     * After instrumented code obtained a static field reflectively: its class is brought up to
+     * date, since reading or writing the field through reflection would initialise it in a fresh
+     * loader (a little earlier than the JVM would, never in a test that does not reach the field).
+     */
+    public static Field field(Field f) {
+        if (f != null && java.lang.reflect.Modifier.isStatic(f.getModifiers())) initialized(f.getDeclaringClass());
+        return f;
+    }
+
+    public static Field[] fields(Field[] fs) {
+        if (fs != null) {
+            for (Field f : fs) field(f);
+        }
+        return fs;
+    }
+}

@@ -1,0 +1,145 @@
+// patchval agent: WarmLoader owns the class loader that is kept across test runs: it defines the
+// class path's classes once, instrumented for Reset (static state back to what a fresh loader
+// shows at the start of every test), and finds resources as a URLClassLoader over the same entries.
+package patchval.agent;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.security.CodeSource;
+import java.security.ProtectionDomain;
+import java.security.cert.Certificate;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.function.BiFunction;
+import java.util.function.Function;
+
+/**
+ * A URLClassLoader over the same entries as the fresh loader of {@link Util#newLoader} (so that
+ * code asking its loader for URLs or resources sees the same), delegating to the agent's loader
+ * first as that one does; it defines every other class from the class path after passing its bytes through the instrumenter
+ * (patchval.instrument.ResetTransformer, loaded with ASM in a loader of its own so that neither is
+ * visible to the project, which may bring its own ASM).
+ */
+final class WarmLoader extends URLClassLoader {
+    static {
+        registerAsParallelCapable();
+    }
+
+    private final BiFunction<String, byte[], byte[]> transformer;
+    private final Map<String, ProtectionDomain> domains = new HashMap<>();
+
+    private WarmLoader(URL[] urls, ClassLoader parent) throws Exception {
+        super(urls, parent);
+        this.transformer = newTransformer(this);
+    }
+
+    /** A warm loader over {@code classpath}, with the URLs and parent of {@link Util#newLoader}'s. */
+    static WarmLoader over(String[] classpath) throws Exception {
+        URLClassLoader fresh = Util.newLoader(classpath);
+        URL[] urls = fresh.getURLs();
+        Util.closeQuietly(fresh);
+        return new WarmLoader(urls, Agent.class.getClassLoader());
+    }
+
+    /** The class file bytes of {@code internalName} on this loader's class path, or null. */
+    byte[] classBytes(String internalName) {
+        URL url = findResource(internalName + ".class");
+        if (url == null) return null;
+        try (InputStream in = url.openStream()) {
+            return in == null ? null : in.readAllBytes();
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    /** Called by the instrumenter for a class it decided is resettable. */
+    int resettableId(String internalName, String superName) {
+        return Reset.idOf(this, internalName, superName);
+    }
+
+    @Override
+    protected Class<?> findClass(String name) throws ClassNotFoundException {
+        String path = name.replace('.', '/') + ".class";
+        URL url = findResource(path);
+        if (url == null) throw new ClassNotFoundException(name);
+        byte[] bytes;
+        try (InputStream in = url.openStream()) {
+            bytes = in.readAllBytes();
+        } catch (IOException e) {
+            throw new ClassNotFoundException(name, e);
+        }
+        byte[] out;
+        try {
+            out = transformer.apply(name.replace('.', '/'), bytes);
+        } catch (RuntimeException | LinkageError e) {
+            throw new ClassFormatError("patchval could not instrument " + name + ": " + Util.describe(e));
+        }
+        definePackageOf(name);
+        return defineClass(name, out, 0, out.length, domainOf(url, path));
+    }
+
+    private void definePackageOf(String name) {
+        int dot = name.lastIndexOf('.');
+        if (dot < 0) return;
+        String pkg = name.substring(0, dot);
+        if (getDefinedPackage(pkg) == null) {
+            try {
+                definePackage(pkg, null, null, null, null, null, null, null);
+            } catch (IllegalArgumentException raced) {
+                // defined by another thread meanwhile
+            }
+        }
+    }
+
+    /** The protection domain a URLClassLoader would give: the class path entry as code source. */
+    private ProtectionDomain domainOf(URL url, String path) {
+        String u = url.toString();
+        String entry;
+        if (u.startsWith("jar:")) {
+            int bang = u.indexOf("!/");
+            entry = u.substring(4, bang < 0 ? u.length() : bang);
+        } else {
+            entry = u.endsWith(path) ? u.substring(0, u.length() - path.length()) : u;
+        }
+        synchronized (domains) {
+            return domains.computeIfAbsent(entry, e -> {
+                try {
+                    CodeSource cs = new CodeSource(new URL(e), (Certificate[]) null);
+                    return new ProtectionDomain(cs, null, this, null);
+                } catch (java.net.MalformedURLException ex) {
+                    return null;
+                }
+            });
+        }
+    }
+
+    /** The instrumenter, from the agent's jar and ASM's in a loader whose parent is the platform's. */
+    @SuppressWarnings("unchecked")
+    private static BiFunction<String, byte[], byte[]> newTransformer(WarmLoader loader) throws Exception {
+        Class<?> t = instrumenterClass();
+        Function<String, byte[]> lookup = loader::classBytes;
+        BiFunction<String, String, Integer> ids = loader::resettableId;
+        java.util.function.BiConsumer<String, String> stripped = (c, f) -> Reset.stripped(loader, c, f);
+        return (BiFunction<String, byte[], byte[]>) t
+            .getConstructor(Function.class, BiFunction.class, java.util.function.BiConsumer.class)
+            .newInstance(lookup, ids, stripped);
+    }
+
+    private static Class<?> instrumenter;
+
+    private static synchronized Class<?> instrumenterClass() throws Exception {
+        if (instrumenter != null) return instrumenter;
+        URL agent = Agent.class.getProtectionDomain().getCodeSource().getLocation();
+        String asm = System.getProperty("patchval.asm", "/usr/share/java/asm.jar");
+        String[] parts = asm.split(File.pathSeparator);
+        URL[] urls = new URL[parts.length + 1];
+        urls[0] = agent;
+        for (int i = 0; i < parts.length; i++) urls[i + 1] = new File(parts[i]).toURI().toURL();
+        URLClassLoader iso = new URLClassLoader("patchval-instrument", urls, ClassLoader.getPlatformClassLoader());
+        instrumenter = Class.forName("patchval.instrument.ResetTransformer", true, iso);
+        return instrumenter;
+    }
+}

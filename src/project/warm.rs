@@ -1,0 +1,130 @@
+//! `patchval warm-check`: the project's passing tests run in fresh class loaders and in a warm
+//! loader whose static state Reset puts back before every test (agent `WarmCheck`), side by side
+//! in one JVM; lists the tests whose results differ and what each way took.
+
+use crate::project::{default_jvm_options, join_path, junit_jars};
+use crate::workdir::{State, WorkDir};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use thiserror::Error;
+
+#[derive(Debug, Error)]
+pub enum WarmError {
+    #[error("{0} is missing: install the Debian package libasm-java (scripts/setup.sh)")]
+    NoAsm(PathBuf),
+    #[error("{path}: {why}")]
+    Io { path: PathBuf, why: String },
+    #[error("the check's JVM failed (exit {code:?}): {stderr}")]
+    Jvm { code: Option<i32>, stderr: String },
+}
+
+/// A test whose result in the warm loader is not its result in a fresh loader.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Difference {
+    pub test: String,
+    pub fresh: String,
+    pub warm: String,
+}
+
+/// What the check printed: the differing tests and its summary lines (counts and times).
+#[derive(Debug, Clone)]
+pub struct WarmReport {
+    pub differences: Vec<Difference>,
+    pub summary: Vec<String>,
+}
+
+/// ASM's jar from Debian's package, which the agent's instrumenter loads at run time.
+pub fn asm_jar() -> Result<PathBuf, WarmError> {
+    let jar = Path::new("/usr/share/java").join(junit_jars::ASM_JAR);
+    if jar.is_file() {
+        Ok(jar)
+    } else {
+        Err(WarmError::NoAsm(jar))
+    }
+}
+
+/// Runs the tests that passed in the baseline (those matching a glob of `only` over
+/// `Class#method` or `Class`, when given) `rounds` times each way; with `reset` false the warm
+/// loader keeps earlier tests' static state (what Reset is there to prevent).
+pub fn check(
+    wd: &WorkDir,
+    state: &State,
+    only: &[glob::Pattern],
+    rounds: u32,
+    reset: bool,
+) -> Result<WarmReport, WarmError> {
+    let io = |path: &Path| {
+        let path = path.to_path_buf();
+        move |e: std::io::Error| WarmError::Io {
+            path,
+            why: e.to_string(),
+        }
+    };
+    let asm = asm_jar()?;
+    let agent = crate::agent::extract(&wd.runtime()).map_err(io(&wd.runtime()))?;
+    let ids: Vec<String> = state
+        .tests
+        .iter()
+        .filter(|t| t.passed)
+        .filter(|t| {
+            only.is_empty()
+                || only
+                    .iter()
+                    .any(|g| g.matches(&t.id.to_string()) || g.matches(&t.id.class))
+        })
+        .map(|t| t.id.to_string())
+        .collect();
+    let list = wd.root.join("tmp").join("warm-check-tests.txt");
+    std::fs::create_dir_all(list.parent().expect("in tmp")).map_err(io(&list))?;
+    std::fs::write(&list, ids.join("\n") + "\n").map_err(io(&list))?;
+    let jvm_cp = join_path(std::iter::once(agent).chain(state.tools.junit.iter().cloned()));
+    let cwd = wd
+        .copy_project(0, &state.project.root)
+        .map_err(io(&wd.worker_project(0)))?;
+    let mut cmd = Command::new(state.tools.java());
+    cmd.args(default_jvm_options())
+        .args(&state.project.jvm_options)
+        .arg(format!("-Dpatchval.asm={}", asm.display()))
+        .arg("-cp")
+        .arg(&jvm_cp)
+        .arg("patchval.agent.WarmCheck")
+        .arg(wd.test_classpath(state, None).join(":"))
+        .arg(&list)
+        .arg(rounds.max(1).to_string());
+    if !reset {
+        cmd.arg("no-reset");
+    }
+    let out = cmd
+        .current_dir(cwd)
+        .stdin(Stdio::null())
+        .output()
+        .map_err(io(&state.tools.java()))?;
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let mut report = WarmReport {
+        differences: vec![],
+        summary: vec![],
+    };
+    for line in stdout.lines() {
+        match line.strip_prefix("DIFF\t") {
+            Some(rest) => {
+                let mut f = rest.splitn(3, '\t');
+                report.differences.push(Difference {
+                    test: f.next().unwrap_or("").to_string(),
+                    fresh: f.next().unwrap_or("").to_string(),
+                    warm: f.next().unwrap_or("").to_string(),
+                });
+            }
+            None => report.summary.push(line.to_string()),
+        }
+    }
+    // WarmCheck exits 1 when results differ; anything else without a summary is a broken check.
+    if report.summary.is_empty() || !matches!(out.status.code(), Some(0) | Some(1)) {
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let tail: Vec<&str> = stderr.lines().rev().take(20).collect();
+        return Err(WarmError::Jvm {
+            code: out.status.code(),
+            stderr: tail.into_iter().rev().collect::<Vec<_>>().join("\n"),
+        });
+    }
+    Ok(report)
+}
