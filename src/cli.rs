@@ -74,6 +74,9 @@ enum Command {
         /// Seconds one test may take in the baseline run before it is excluded.
         #[arg(long = "baseline-timeout", default_value_t = crate::project::baseline::BASELINE_TIMEOUT.as_secs())]
         baseline_timeout: u64,
+        /// Keep a fresh class loader for every test run (no warm loader, see DESIGN.md).
+        #[arg(long = "no-warm")]
+        no_warm: bool,
     },
     /// Validate patch sets (ExpressAPR manifest v3 JSON files, directories or globs).
     Run {
@@ -185,6 +188,7 @@ pub fn main() -> i32 {
             exclude_test,
             exclude_test_source,
             baseline_timeout,
+            no_warm,
         } => {
             init_logging("info");
             let flags = Overrides {
@@ -219,6 +223,7 @@ pub fn main() -> i32 {
                     tools,
                     std::time::Duration::from_secs(baseline_timeout),
                     &triggers,
+                    !no_warm,
                 )
             })();
             match result {

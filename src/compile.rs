@@ -8,6 +8,9 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+/// The file in an overlay directory that names its compile (see `reset_dir`).
+pub const OVERLAY_MARK: &str = ".patchval-overlay";
+
 /// Where and how a worker compiles one file.
 #[derive(Debug, Clone)]
 pub struct CompileSetup {
@@ -73,11 +76,24 @@ impl CompileSetup {
     }
 }
 
+/// Empties `dir` for a new compile and marks it with a name no earlier compile had, which the
+/// agent's warm loader compares before every test: a warm loader over an older compile's classes
+/// is dropped (agent `TestRunner.runTestWarm`).
 fn reset_dir(dir: &Path) -> std::io::Result<()> {
+    static COMPILES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
     if dir.exists() {
         std::fs::remove_dir_all(dir)?;
     }
-    std::fs::create_dir_all(dir)
+    std::fs::create_dir_all(dir)?;
+    let n = COMPILES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos())
+        .unwrap_or(0);
+    std::fs::write(
+        dir.join(OVERLAY_MARK),
+        format!("{}-{n}-{nanos}", std::process::id()),
+    )
 }
 
 /// Parses the agent's compile answer: `OK`/`ERRORS`, then `path\tline\tcol\tstart\tend\tmessage`.

@@ -30,6 +30,10 @@ pub struct TestRecord {
     /// Why it failed on the unpatched program (trigger tests only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub failure: Option<String>,
+    /// Runs in a warm class loader: every test of its class gave the same result there as in a
+    /// fresh loader in the baseline (`init`). Absent in older work dirs: fresh loaders.
+    #[serde(default)]
+    pub warm: bool,
 }
 
 /// Everything `init` learnt, persisted as `state.json`.

@@ -95,6 +95,7 @@ mod tests {
             classpath: vec![],
             test: TestId::parse("a.B#c").unwrap(),
             patch: 0,
+            warm: false,
         }
     }
 

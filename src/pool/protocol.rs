@@ -12,11 +12,14 @@ pub enum Request {
         classpath: Vec<String>,
         classes: Vec<String>,
     },
-    /// Run one test in a fresh class loader with `patch` selected at every patched location.
+    /// Run one test with `patch` selected at every patched location: in a fresh class loader,
+    /// or with `warm` in the worker's warm loader over the same class path (static state reset).
     RunTest {
         classpath: Vec<String>,
         test: TestId,
         patch: i32,
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        warm: bool,
     },
     /// Run one test over the state-transition tree of `patches` (tree-eligible, all woven):
     /// one round per test-equivalence class; each round is reported as it ends.
@@ -27,6 +30,9 @@ pub enum Request {
         /// The most time capturing may take over all rounds before the tree is given up.
         #[serde(default)]
         capture_budget_ms: u64,
+        /// Rounds run in the worker's warm loader (as in `RunTest`).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        warm: bool,
     },
     /// Compile source files in-process (javax.tools).
     Compile {
@@ -54,11 +60,20 @@ impl Request {
                 with_lists("listTests", &[classpath, classes], &[])
             }
             Request::RunTest {
-                classpath, test, ..
+                classpath,
+                test,
+                warm,
+                ..
             }
             | Request::RunTree {
-                classpath, test, ..
-            } => with_lists("runTest", &[classpath], &[&test.class, &test.method]),
+                classpath,
+                test,
+                warm,
+                ..
+            } => {
+                let op = if *warm { "runTestWarm" } else { "runTest" };
+                with_lists(op, &[classpath], &[&test.class, &test.method])
+            }
             Request::Compile { options, files } => with_lists("compile", &[options, files], &[]),
             Request::ParseCheck { files } => with_lists("parseCheck", &[files], &[]),
         }

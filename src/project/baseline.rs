@@ -54,11 +54,13 @@ fn run_unpatched(
     classpath: &[String],
     id: &TestId,
     timeout: Duration,
+    warm: bool,
 ) -> Result<(TestResult, f64), crate::pool::PoolError> {
     let req = Request::RunTest {
         classpath: classpath.to_vec(),
         test: id.clone(),
         patch: -1,
+        warm,
     };
     let resp = worker.call(&req, Some(timeout))?;
     let result = TestResult::parse_agent_line(resp.lines.first().map(String::as_str).unwrap_or(""));
@@ -72,6 +74,7 @@ pub fn init(
     tools: Toolchain,
     baseline_timeout: Duration,
     declared_triggers: &[String],
+    warm: bool,
 ) -> Result<State, ProjectError> {
     let started = Instant::now();
     std::fs::create_dir_all(&wd.root).map_err(io_err(&wd.root))?;
@@ -177,13 +180,14 @@ pub fn init(
     );
     for id in ids {
         bar.inc(1);
-        match run_unpatched(&mut worker, &classpath, &id, baseline_timeout) {
+        match run_unpatched(&mut worker, &classpath, &id, baseline_timeout, false) {
             Ok((result, millis)) => {
                 if let TestResult::Error(why) = &result {
                     state.excluded.push((id.to_string(), why.clone()));
                     continue;
                 }
                 state.tests.push(TestRecord {
+                    warm: false,
                     passed: result.passed(),
                     failure: (!result.passed()).then(|| result.describe()),
                     id,
@@ -205,7 +209,7 @@ pub fn init(
             steady.push(t);
             continue;
         }
-        let again = run_unpatched(&mut worker, &classpath, &t.id, baseline_timeout);
+        let again = run_unpatched(&mut worker, &classpath, &t.id, baseline_timeout, false);
         if matches!(again, Ok((TestResult::Pass, _))) {
             tracing::warn!("{}: flaky (failed, then passed): left out", t.id);
             state.excluded.push((
@@ -248,9 +252,64 @@ pub fn init(
     if state.tests.is_empty() {
         return Err(ProjectError::NoTests(join_path(&state.project.test_dirs)));
     }
+    if warm {
+        mark_warm(&mut worker, &classpath, &mut state.tests);
+    }
     state.init_seconds = started.elapsed().as_secs_f64();
     wd.save(&state).map_err(io_err(&wd.state()))?;
     Ok(state)
+}
+
+/// Runs every test once more in the worker's warm loader (DESIGN.md, "Warm class loaders") and
+/// marks `warm` the tests of each class whose every test gave the same result there as in its
+/// fresh loader; the others keep fresh loaders.
+fn mark_warm(worker: &mut Worker, classpath: &[String], tests: &mut [TestRecord]) {
+    let mut differing: std::collections::BTreeSet<String> = Default::default();
+    let mut examples = Vec::new();
+    for t in tests.iter() {
+        let timeout = Duration::from_millis(t.timeout_ms);
+        let same = match run_unpatched(worker, classpath, &t.id, timeout, true) {
+            Ok((result, _)) => {
+                // A trigger test must fail the same way (exception class) in both loaders.
+                let same = match &result {
+                    TestResult::Fail { exception, .. } => {
+                        !t.passed
+                            && t.failure
+                                .as_deref()
+                                .is_some_and(|f| f.split(": ").next() == Some(exception.as_str()))
+                    }
+                    r => t.passed && r.passed(),
+                };
+                if !same && examples.len() < 5 {
+                    examples.push(format!("{}: {}", t.id, result.describe()));
+                }
+                same
+            }
+            Err(e) => {
+                if examples.len() < 5 {
+                    examples.push(format!("{}: {e}", t.id));
+                }
+                false
+            }
+        };
+        if !same {
+            differing.insert(t.id.class.clone());
+        }
+    }
+    for t in tests.iter_mut() {
+        t.warm = !differing.contains(&t.id.class);
+    }
+    let warm = tests.iter().filter(|t| t.warm).count();
+    tracing::info!(
+        "warm class loader: {warm} of {} tests; {} test classes keep fresh loaders{}",
+        tests.len(),
+        differing.len(),
+        if examples.is_empty() {
+            String::new()
+        } else {
+            format!(" (e.g. {})", examples.join("; "))
+        }
+    );
 }
 
 /// Binary names of top-level classes below a class directory.

@@ -378,6 +378,13 @@ pub fn default_jvm_options() -> Vec<String> {
     ] {
         v.push(format!("--add-opens=java.base/{package}=ALL-UNNAMED"));
     }
+    // The warm loader's instrumenter loads ASM from here (agent `WarmLoader`).
+    v.push(format!(
+        "-Dpatchval.asm={}",
+        Path::new("/usr/share/java")
+            .join(junit_jars::ASM_JAR)
+            .display()
+    ));
     v
 }
 

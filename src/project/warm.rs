@@ -60,7 +60,7 @@ pub fn check(
             why: e.to_string(),
         }
     };
-    let asm = asm_jar()?;
+    asm_jar()?;
     let agent = crate::agent::extract(&wd.runtime()).map_err(io(&wd.runtime()))?;
     let ids: Vec<String> = state
         .tests
@@ -84,7 +84,6 @@ pub fn check(
     let mut cmd = Command::new(state.tools.java());
     cmd.args(default_jvm_options())
         .args(&state.project.jvm_options)
-        .arg(format!("-Dpatchval.asm={}", asm.display()))
         .arg("-cp")
         .arg(&jvm_cp)
         .arg("patchval.agent.WarmCheck")

@@ -256,6 +256,7 @@ fn run_tree(
         test: test.id.clone(),
         patches: patches.iter().map(|&p| p as u32).collect(),
         capture_budget_ms: capture_budget(test, patches.len()).as_millis() as u64,
+        warm: test.warm,
     };
     let ids = |line: Option<&String>| -> Vec<usize> {
         line.map(String::as_str)
@@ -394,6 +395,7 @@ mod tests {
 
     fn rec(name: &str, passed: bool, millis: f64) -> TestRecord {
         TestRecord {
+            warm: false,
             id: TestId::parse(&format!("T#{name}")).unwrap(),
             passed,
             millis,

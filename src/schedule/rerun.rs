@@ -6,7 +6,7 @@
 
 use super::load::{contention, Budget};
 use super::Telemetry;
-use crate::model::{TestId, TestResult};
+use crate::model::TestResult;
 use crate::pool::protocol::Request;
 use crate::pool::{PoolError, Worker};
 use crate::workdir::TestRecord;
@@ -47,14 +47,15 @@ pub fn retry_tree(e: &PoolError) -> bool {
 pub fn request(
     worker: &mut Worker,
     classpath: &[String],
-    test: &TestId,
+    test: &TestRecord,
     patch: i32,
     timeout: Duration,
 ) -> Result<(TestResult, f64), PoolError> {
     let req = Request::RunTest {
         classpath: classpath.to_vec(),
-        test: test.clone(),
+        test: test.id.clone(),
         patch,
+        warm: test.warm,
     };
     let resp = worker.call(&req, Some(timeout))?;
     let result = TestResult::parse_agent_line(resp.lines.first().map(String::as_str).unwrap_or(""));
@@ -73,7 +74,7 @@ pub fn run_test(
     timeout: Duration,
     telemetry: &mut Telemetry,
 ) -> TestResult {
-    let first = match request(worker, classpath, &test.id, patch, timeout) {
+    let first = match request(worker, classpath, test, patch, timeout) {
         Ok((result, _)) => return result,
         Err(e) => e,
     };
@@ -88,7 +89,7 @@ pub fn run_test(
         test.id.to_string()
     };
     tracing::warn!("{who}: {first}; running the test again in a fresh worker");
-    let again = request(worker, classpath, &test.id, patch, timeout);
+    let again = request(worker, classpath, test, patch, timeout);
     let (result, then) = match (&first_fault, again) {
         (_, Ok((result, _))) => {
             let then = format!("ran again in a fresh worker: {}", result.describe());
@@ -138,7 +139,7 @@ pub fn measure(
 ) -> Result<Budget, String> {
     let allowance = Budget::for_unpatched(test.timeout_ms);
     telemetry.rounds += 1;
-    let unpatched_ms = match request(worker, unpatched, &test.id, -1, allowance) {
+    let unpatched_ms = match request(worker, unpatched, test, -1, allowance) {
         Ok((_, ms)) => Some(ms),
         Err(PoolError::Timeout(_)) => {
             telemetry.sequential_timeouts += 1;

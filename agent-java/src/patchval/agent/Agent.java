@@ -30,6 +30,18 @@ public final class Agent {
         }
     }
 
+    /**
+     * As {@link #runTest}, in the warm loader over {@code classpath} (kept while the class path
+     * and its overlay's compile stay the same) after Reset puts static state back.
+     */
+    public static String runTestWarm(String[] classpath, String className, String methodName) {
+        try {
+            return TestRunner.runTestWarm(classpath, className, methodName);
+        } catch (Throwable t) {
+            return "ERROR\t" + safe("runTest crashed", t);
+        }
+    }
+
     /** {"OK"|"ERRORS", "<file>\t<line>\t<col>\t<start>\t<end>\t<message>"...}, errors only. */
     public static String[] compile(String[] options, String[] files) {
         try {

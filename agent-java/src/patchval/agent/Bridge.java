@@ -40,6 +40,11 @@ public final class Bridge {
                     String cls = r.next();
                     return new String[] {Agent.runTest(cp, cls, r.next())};
                 }
+                case "runTestWarm": {
+                    String[] cp = r.list();
+                    String cls = r.next();
+                    return new String[] {Agent.runTestWarm(cp, cls, r.next())};
+                }
                 case "compile": {
                     String[] options = r.list();
                     return Agent.compile(options, r.list());

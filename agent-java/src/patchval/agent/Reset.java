@@ -91,6 +91,26 @@ public final class Reset {
         }
     }
 
+    /**
+     * Drops what Reset knows of {@code loader}'s classes (the loader is being replaced), so that
+     * neither it nor its classes stay reachable from here. Their ids are not reused.
+     */
+    static void forget(WarmLoader loader) {
+        synchronized (LOCK) {
+            for (int i = 0; i < entries.size(); i++) {
+                Entry e = entries.get(i);
+                if (e != null && e.loader == loader) {
+                    entries.set(i, null);
+                    pending[i] = null;
+                }
+            }
+            ids.keySet().removeIf(k -> ((List<?>) k).get(0) == loader);
+        }
+        synchronized (stripped) {
+            stripped.removeIf(k -> k.get(0) == loader);
+        }
+    }
+
     /** Starts a new test: every resettable class is stale until touched again. */
     static void nextGeneration() {
         synchronized (LOCK) {
@@ -134,6 +154,8 @@ public final class Reset {
             int g = gen;
             if (inited[id] == g) return;
             Entry e = entries.get(id);
+            // A class of a replaced loader, still running in a thread a test left behind.
+            if (e == null) return;
             if (failed[id] == g) {
                 fail = pending[id];
                 if (!keepPending) pending[id] = null;

@@ -52,9 +52,10 @@ final class TestRunner {
         }
     }
 
-    /** The warm loader of the last {@link #runTestWarm} and its class path. */
+    /** The warm loader of the last {@link #runTestWarm}, its class path and overlay marks. */
     private static WarmLoader warm;
     private static String[] warmPath;
+    private static String warmMarks;
 
     /**
      * Runs one test in the warm loader over {@code classpath} (made on first use, kept while the
@@ -68,17 +69,42 @@ final class TestRunner {
     /** With {@code reset} false, the static state of earlier tests stays (for checking the check). */
     static String runTestWarm(String[] classpath, String className, String methodName, boolean reset) {
         try {
-            if (warm == null || !java.util.Arrays.equals(classpath, warmPath)) {
-                if (warm != null) warm.close();
+            String marks = overlayMarks(classpath);
+            if (warm == null || !java.util.Arrays.equals(classpath, warmPath) || !marks.equals(warmMarks)) {
+                if (warm != null) {
+                    Reset.forget(warm);
+                    warm.close();
+                }
                 warm = null;
                 warm = WarmLoader.over(classpath);
                 warmPath = classpath.clone();
+                warmMarks = marks;
             }
         } catch (Throwable t) {
             return crashed(t);
         }
         if (reset) Reset.nextGeneration();
         return runIn(warm, className, methodName);
+    }
+
+    /**
+     * What the {@code .patchval-overlay} files of the class path's directories say (the worker
+     * writes one into every overlay it compiles, src/compile.rs): a new compile into the same
+     * directory needs a new warm loader.
+     */
+    private static String overlayMarks(String[] classpath) {
+        StringBuilder b = new StringBuilder();
+        for (String entry : classpath) {
+            java.io.File mark = new java.io.File(entry, ".patchval-overlay");
+            if (!mark.isFile()) continue;
+            try {
+                b.append(new String(java.nio.file.Files.readAllBytes(mark.toPath()), java.nio.charset.StandardCharsets.UTF_8));
+            } catch (java.io.IOException e) {
+                b.append("unreadable ").append(System.nanoTime());
+            }
+            b.append('\n');
+        }
+        return b.toString();
     }
 
     /** The answer when running a test failed in the runner itself, never a test failure. */
