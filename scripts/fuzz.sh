@@ -4,7 +4,7 @@
 # file: `patchval init` once, then `patchval fuzz` for every seed. Prints each run's summary and
 # the totals; exits 1 when any run found a disagreement (reproducers in OUT/NAME/seed-N/disagreements).
 #
-#   scripts/fuzz.sh [NAME...]          NAME: a fixture (calc textutil dedup junit5) or a corpus project
+#   scripts/fuzz.sh [NAME...]          NAME: a fixture (calc textutil dedup junit5 ...) or a corpus project
 #
 # Environment: FUZZ_SEEDS (default "1 2 3"), FUZZ_LOCATIONS (20), FUZZ_PATCHES (15), FUZZ_JOBS (2),
 # FUZZ_OUT (default /tmp/patchval-fuzz; work dirs are kept there and reused by later runs),
@@ -51,7 +51,10 @@ for name in "${names[@]}"; do
   fi
   if [ ! -f "$dir/work/state.json" ]; then
     echo "== $name: patchval init" >&2
-    "$bin" init --project "$project" --work-dir "$dir/work" || { failed=1; continue; }
+    kind=--project
+    # A Maven multi-module project (testdata/multimodule) has no sources at its root.
+    [ -f "$project/pom.xml" ] && [ ! -d "$project/src/main/java" ] && kind=--maven
+    "$bin" init "$kind" "$project" --work-dir "$dir/work" || { failed=1; continue; }
   fi
   for seed in $seeds; do
     echo "== $name: patchval fuzz --seed $seed --locations $locations --patches $patches -j $jobs" >&2
