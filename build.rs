@@ -46,7 +46,7 @@ fn junit_jars() -> Vec<PathBuf> {
 /// ASM (Debian's libasm-java): the agent's instrumenter (`patchval.instrument`) is compiled
 /// against it and loads it at run time in a loader of its own.
 fn asm_jar() -> PathBuf {
-    let jar = Path::new("/usr/share/java").join(junit_jars::ASM_JAR);
+    let jar = junit_jars::asm_jar();
     if !jar.is_file() {
         panic!(
             "{} is missing: install the Debian package libasm-java",

@@ -85,14 +85,11 @@ fn reset_dir(dir: &Path) -> std::io::Result<()> {
         std::fs::remove_dir_all(dir)?;
     }
     std::fs::create_dir_all(dir)?;
+    // A worker's JVM (and so its warm loader) lives within this process: pid and count suffice.
     let n = COMPILES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_nanos())
-        .unwrap_or(0);
     std::fs::write(
         dir.join(OVERLAY_MARK),
-        format!("{}-{n}-{nanos}", std::process::id()),
+        format!("{}-{n}", std::process::id()),
     )
 }
 

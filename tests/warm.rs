@@ -10,7 +10,7 @@ use common::*;
 fn warm_check(name: &str, flags: &[&str]) -> (Option<i32>, String) {
     let (_tmp, project) = fixture(name);
     let work = project.parent().unwrap().join("work");
-    let kind = if project.join("pom.xml").is_file() && name == "multimodule" {
+    let kind = if name == "multimodule" {
         "--maven"
     } else {
         "--project"

@@ -268,31 +268,24 @@ fn mark_warm(worker: &mut Worker, classpath: &[String], tests: &mut [TestRecord]
     let mut examples = Vec::new();
     for t in tests.iter() {
         let timeout = Duration::from_millis(t.timeout_ms);
-        let same = match run_unpatched(worker, classpath, &t.id, timeout, true) {
-            Ok((result, _)) => {
-                // A trigger test must fail the same way (exception class) in both loaders.
-                let same = match &result {
-                    TestResult::Fail { exception, .. } => {
-                        !t.passed
-                            && t.failure
-                                .as_deref()
-                                .is_some_and(|f| f.split(": ").next() == Some(exception.as_str()))
-                    }
-                    r => t.passed && r.passed(),
-                };
-                if !same && examples.len() < 5 {
-                    examples.push(format!("{}: {}", t.id, result.describe()));
-                }
-                same
+        let differs = match run_unpatched(worker, classpath, &t.id, timeout, true) {
+            // A trigger test must fail the same way (exception class) in both loaders.
+            Ok((TestResult::Fail { exception, .. }, _))
+                if !t.passed
+                    && t.failure
+                        .as_deref()
+                        .is_some_and(|f| f.split(": ").next() == Some(exception.as_str())) =>
+            {
+                None
             }
-            Err(e) => {
-                if examples.len() < 5 {
-                    examples.push(format!("{}: {e}", t.id));
-                }
-                false
-            }
+            Ok((r, _)) if t.passed && r.passed() => None,
+            Ok((r, _)) => Some(r.describe()),
+            Err(e) => Some(e.to_string()),
         };
-        if !same {
+        if let Some(why) = differs {
+            if examples.len() < 5 {
+                examples.push(format!("{}: {why}", t.id));
+            }
             differing.insert(t.id.class.clone());
         }
     }

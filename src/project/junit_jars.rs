@@ -24,3 +24,8 @@ pub const JUPITER_JARS: [&str; 8] = [
 /// ASM (package `libasm-java`): the agent's `patchval.instrument` is compiled against it and loads
 /// it at run time in a class loader of its own, apart from the project's classes.
 pub const ASM_JAR: &str = "asm.jar";
+
+/// Where [`ASM_JAR`] is installed.
+pub fn asm_jar() -> std::path::PathBuf {
+    std::path::Path::new("/usr/share/java").join(ASM_JAR)
+}

@@ -381,9 +381,7 @@ pub fn default_jvm_options() -> Vec<String> {
     // The warm loader's instrumenter loads ASM from here (agent `WarmLoader`).
     v.push(format!(
         "-Dpatchval.asm={}",
-        Path::new("/usr/share/java")
-            .join(junit_jars::ASM_JAR)
-            .display()
+        junit_jars::asm_jar().display()
     ));
     v
 }

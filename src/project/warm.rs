@@ -35,7 +35,7 @@ pub struct WarmReport {
 
 /// ASM's jar from Debian's package, which the agent's instrumenter loads at run time.
 pub fn asm_jar() -> Result<PathBuf, WarmError> {
-    let jar = Path::new("/usr/share/java").join(junit_jars::ASM_JAR);
+    let jar = junit_jars::asm_jar();
     if jar.is_file() {
         Ok(jar)
     } else {

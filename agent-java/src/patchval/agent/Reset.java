@@ -52,7 +52,6 @@ public final class Reset {
         final WarmLoader loader;
         final String name;
         final String superName;
-        Class<?> cls;
         MethodHandle zero;
         MethodHandle clinit;
 
@@ -196,7 +195,6 @@ public final class Reset {
             if (e.zero == null) {
                 Class<?> c = Class.forName(e.name.replace('/', '.'), false, e.loader);
                 MethodHandles.Lookup l = MethodHandles.privateLookupIn(c, MethodHandles.lookup());
-                e.cls = c;
                 e.zero = l.findStatic(c, "__pv$zero", MethodType.methodType(void.class));
                 e.clinit = l.findStatic(c, "__pv$clinit", MethodType.methodType(void.class));
             }

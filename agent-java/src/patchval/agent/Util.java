@@ -40,11 +40,11 @@ final class Util {
 
     /** Fresh class loader over the given entries (dirs or jars), parent = the agent's own loader. */
     static URLClassLoader newLoader(String[] classpath) throws Exception {
-        return newLoader(classpath, Agent.class.getClassLoader());
+        return new URLClassLoader(urls(classpath), Agent.class.getClassLoader());
     }
 
-    /** A loader over the given entries (dirs or jars) with the given parent (null: the bootstrap loader). */
-    static URLClassLoader newLoader(String[] classpath, ClassLoader parent) throws Exception {
+    /** The class path's entries as URLs, directories ending in '/' (as URLClassLoader needs them). */
+    static URL[] urls(String[] classpath) throws Exception {
         int n = classpath == null ? 0 : classpath.length;
         URL[] urls = new URL[n];
         for (int i = 0; i < n; i++) {
@@ -57,7 +57,7 @@ final class Util {
             }
             urls[i] = new URL(u);
         }
-        return new URLClassLoader(urls, parent);
+        return urls;
     }
 
     static void closeQuietly(URLClassLoader l) {

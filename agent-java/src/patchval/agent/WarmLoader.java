@@ -38,10 +38,7 @@ final class WarmLoader extends URLClassLoader {
 
     /** A warm loader over {@code classpath}, with the URLs and parent of {@link Util#newLoader}'s. */
     static WarmLoader over(String[] classpath) throws Exception {
-        URLClassLoader fresh = Util.newLoader(classpath);
-        URL[] urls = fresh.getURLs();
-        Util.closeQuietly(fresh);
-        return new WarmLoader(urls, Agent.class.getClassLoader());
+        return new WarmLoader(Util.urls(classpath), Agent.class.getClassLoader());
     }
 
     /** The class file bytes of {@code internalName} on this loader's class path, or null. */
