@@ -1,6 +1,8 @@
-//! The soundness fixture (`testdata/soundness`): one patch set per way deduplication has been
-//! unsound; the default technique, `--no-dedup` and `--technique plain` must each give the
-//! plain-verified verdicts of `patches/expected.json` on every set.
+//! Fixtures whose verdicts were verified without patchval: `testdata/soundness` (one patch set
+//! per way deduplication has been unsound) and `testdata/statics` (tests that share static state
+//! across test classes and leave system properties, the default Locale and TimeZone changed).
+//! The default technique, `--no-dedup` and `--technique plain` must each give the verified
+//! verdicts of `patches/expected.json` on every set.
 
 mod common;
 use common::*;
@@ -21,7 +23,17 @@ fn succlists(work: &Path, patches: &Path, flags: &[&str]) -> BTreeMap<String, St
 
 #[test]
 fn soundness_fixture_default_equals_no_dedup_equals_plain_equals_expected() {
-    let (_tmp, project) = fixture("soundness");
+    three_techniques_give_expected("soundness");
+}
+
+/// Issue 9: the warm loader's reset and the restoring of JVM-wide state between tests.
+#[test]
+fn statics_fixture_default_equals_no_dedup_equals_plain_equals_expected() {
+    three_techniques_give_expected("statics");
+}
+
+fn three_techniques_give_expected(name: &str) {
+    let (_tmp, project) = fixture(name);
     let work = project.parent().unwrap().join("work");
     init(&project, &work);
     let expected = expected(&project);

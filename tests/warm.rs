@@ -32,7 +32,7 @@ fn warm_check(name: &str, flags: &[&str]) -> (Option<i32>, String) {
 fn statics_fixture_warm_equals_fresh_and_needs_the_reset() {
     let (code, out) = warm_check("statics", &[]);
     assert_eq!(code, Some(0), "{out}");
-    assert!(out.contains("tests 21, differing 0"), "{out}");
+    assert!(out.contains("tests 24, differing 0"), "{out}");
 
     let (code, out) = warm_check("statics", &["--no-reset"]);
     assert_eq!(code, Some(5), "{out}");

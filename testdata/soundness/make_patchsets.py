@@ -31,6 +31,7 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TESTDATA = os.path.dirname(HERE)
+RUNNER = os.path.join(HERE, "verify", "TestOrderRunner.java")
 
 _spec = importlib.util.spec_from_file_location("base_make_patchsets",
                                                os.path.join(TESTDATA, "make_patchsets.py"))
@@ -337,6 +338,21 @@ def run_tests(runner_dir, mode, classpath, tests):
     return out
 
 
+# Whether every test runs in a JVM of its own (testdata/statics sets this: its tests change
+# JVM-wide state, which one JVM would carry from test to test).
+FORK_PER_TEST = False
+
+
+def run_each(runner_dir, mode, classpath, tests):
+    """run_tests with a JVM per test; "stop" stops after the first test that does not pass."""
+    out = []
+    for t in tests:
+        out += run_tests(runner_dir, mode, classpath, [t])
+        if mode == "stop" and (not out or out[-1][0] != "PASS"):
+            break
+    return out
+
+
 def verify(only, verbose):
     work = tempfile.mkdtemp(prefix="soundness-verify-")
     try:
@@ -347,7 +363,7 @@ def verify(only, verbose):
 
 def verify_in(work, only, verbose):
     runner = os.path.join(work, "runner")
-    ok, err = javac([os.path.join(HERE, "verify", "TestOrderRunner.java")], runner, JUNIT)
+    ok, err = javac([RUNNER], runner, JUNIT)
     assert ok, err
     main_src = os.path.join(HERE, "src", "main", "java")
     test_src = os.path.join(HERE, "src", "test", "java")
@@ -359,7 +375,8 @@ def verify_in(work, only, verbose):
     assert ok, "the tests do not compile:\n" + err
 
     tests = list_tests(test_src)
-    baseline = run_tests(runner, "all", [base_main, test_out], [(t, 120000) for t in tests])
+    run = run_each if FORK_PER_TEST else run_tests
+    baseline = run(runner, "all", [base_main, test_out], [(t, 120000) for t in tests])
     assert [b[1] for b in baseline] == tests, "baseline did not run every test"
     failing = [t for s, t, _, _ in baseline if s != "PASS"]
     # patchval's order: trigger tests first, then the passing tests, each group in listed order
@@ -389,7 +406,7 @@ def verify_in(work, only, verbose):
             if not ok:
                 letter, why = "C", err.strip().splitlines()[0]
             else:
-                runs = run_tests(runner, "stop", [classes, test_out],
+                runs = run(runner, "stop", [classes, test_out],
                                  [(t, timeout[t]) for t in ordered])
                 last = runs[-1] if runs else ("FAIL", "?", 0, "the runner printed nothing")
                 letter = {"PASS": "s", "FAIL": "F", "TIMEOUT": "T"}[last[0]]

@@ -84,7 +84,36 @@ final class TestRunner {
             return crashed(t);
         }
         if (reset) Reset.nextGeneration();
-        return runIn(warm, className, methodName);
+        String result = runIn(warm, className, methodName);
+        if (leftBehind(warm)) {
+            // A thread the test started still runs code of the warm loader's classes: it could
+            // write the static state the next test starts from, which no reset can stop. The
+            // next test gets a new warm loader, as isolated from this thread as a fresh one.
+            Reset.forget(warm);
+            Util.closeQuietly(warm);
+            warm = null;
+        }
+        return result;
+    }
+
+    /**
+     * Whether a thread started during the test is still alive in {@code loader} (its context
+     * class loader, inherited from the test's thread) after interruptLeftovers, given a moment to end.
+     */
+    private static boolean leftBehind(ClassLoader loader) {
+        try {
+            Thread me = Thread.currentThread();
+            long deadline = System.nanoTime() + 50_000_000L;
+            for (Thread t : Thread.getAllStackTraces().keySet()) {
+                if (t == me || t.getContextClassLoader() != loader) continue;
+                long left = (deadline - System.nanoTime()) / 1_000_000L;
+                if (left > 0) t.join(left);
+                if (t.isAlive()) return true;
+            }
+            return false;
+        } catch (Throwable t) {
+            return true;
+        }
     }
 
     /**
@@ -116,8 +145,20 @@ final class TestRunner {
         }
     }
 
-    /** Runs one test with classes from {@code loader} (a fresh one per round, or the system loader in plain runs). */
+    /**
+     * Runs one test with classes from {@code loader} (a fresh one per round, or the warm one), and
+     * puts back the JVM-wide state it changed (Globals) whatever happened.
+     */
     static String runIn(ClassLoader loader, String className, String methodName) {
+        Globals globals = Globals.save();
+        try {
+            return runInLoader(loader, className, methodName);
+        } finally {
+            globals.restore();
+        }
+    }
+
+    private static String runInLoader(ClassLoader loader, String className, String methodName) {
         Thread th = Thread.currentThread();
         ClassLoader saved = th.getContextClassLoader();
         try {
