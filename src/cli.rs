@@ -1,9 +1,10 @@
 //! The command line: `init`, `run`, `fuzz`, `warm-check` and the hidden `worker`; turns errors into messages and exit codes.
 
 use crate::exit;
+use crate::model::Technique;
 use crate::project::{self, Overrides, Toolchain};
 use crate::workdir::WorkDir;
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 
 #[derive(Parser, Debug)]
@@ -15,15 +16,6 @@ use std::path::PathBuf;
 struct Cli {
     #[command(subcommand)]
     command: Command,
-}
-
-/// How `run` validates patches.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Technique {
-    /// Mutant schemata, in-process javac and embedded JVMs (the default).
-    Schemata,
-    /// The reference: per patch, javac on the patched file and a fresh JVM.
-    Plain,
 }
 
 // Parsed once per process; `Init`'s many options outweigh boxing.
@@ -90,6 +82,13 @@ enum Command {
         /// Run every woven patch in its own rounds (no deduplication of test-equivalent patches).
         #[arg(long = "no-dedup")]
         no_dedup: bool,
+        /// A worker without a set of its own runs chunks of another set's remaining tests; a
+        /// chunk holds tests of at least this much baseline time (0: as many chunks as useful).
+        #[arg(long = "split-ms", default_value_t = crate::schedule::share::MIN_CHUNK_MS)]
+        split_ms: f64,
+        /// Never spread one set's tests over several workers.
+        #[arg(long = "no-split", conflicts_with = "split_ms")]
+        no_split: bool,
         /// Patch set files, directories or glob patterns.
         #[arg(required = true)]
         patchsets: Vec<String>,
@@ -249,6 +248,8 @@ pub fn main() -> i32 {
             jobs,
             technique,
             no_dedup,
+            split_ms,
+            no_split,
             patchsets,
         } => {
             init_logging("info");
@@ -259,13 +260,14 @@ pub fn main() -> i32 {
                         .unwrap_or(1)
                 })
                 .max(1);
-            match crate::run::run(
-                &WorkDir::new(&work_dir),
-                &patchsets,
+            let options = crate::run::Options {
                 jobs,
                 technique,
-                !no_dedup,
-            ) {
+                dedup: !no_dedup,
+                split_ms: (!no_split).then_some(split_ms.max(0.0)),
+                echo: true,
+            };
+            match crate::run::run(&WorkDir::new(&work_dir), &patchsets, &options) {
                 Ok(summary) if summary.all_validated() => exit::OK,
                 Ok(_) => exit::PARTIAL,
                 Err(e) => {

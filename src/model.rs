@@ -3,6 +3,15 @@
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
+/// How `run` validates patches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Technique {
+    /// Mutant schemata, in-process javac and embedded JVMs (the default).
+    Schemata,
+    /// The reference: per patch, javac on the patched file and a fresh JVM.
+    Plain,
+}
+
 /// What plain validation says about one patch.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Verdict {

@@ -59,6 +59,9 @@ pub struct Extra {
     /// fresh process, with what the retry gave.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub faults: Vec<String>,
+    /// Chunks of this set's tests that idle workers ran (schedule::share); 0 when not split.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub chunks_by_helpers: u64,
     pub patches: usize,
     pub woven: usize,
     pub fallback: usize,
@@ -201,4 +204,8 @@ pub fn print_init(state: &State) {
     for (what, why) in &state.excluded {
         println!("  excluded {what}: {why}");
     }
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }

@@ -1,12 +1,13 @@
 //! `run`: validate patch sets with a pool of worker threads (each driving one worker process for
 //! the schemata, or fresh JVMs for plain), streaming results as each set finishes.
 
-use crate::cli::Technique;
+use crate::model::Technique;
 use crate::patchset;
 use crate::pool::Worker;
 use crate::project::baseline::worker_config;
 use crate::report::{human_line, Reporter, SetResult};
 use crate::schedule::ordered_tests;
+use crate::schedule::share::Board;
 use crate::validate::{self, RunContext};
 use crate::workdir::WorkDir;
 use anyhow::Context;
@@ -31,42 +32,54 @@ impl Summary {
     }
 }
 
-/// Validates every patch set named by `args`.
-pub fn run(
-    wd: &WorkDir,
-    args: &[String],
-    jobs: usize,
-    technique: Technique,
-    dedup: bool,
-) -> anyhow::Result<Summary> {
-    run_with(wd, args, jobs, technique, dedup, true)
+/// How `run` validates.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// Worker processes (threads, for plain).
+    pub jobs: usize,
+    pub technique: Technique,
+    /// Deduplicate test-equivalent patches through the state-transition tree.
+    pub dedup: bool,
+    /// Spread a set's remaining tests over idle workers in chunks of at least this baseline time
+    /// (schedule::share); None: never.
+    pub split_ms: Option<f64>,
+    /// Print each set's human line on stdout (the fuzzer keeps stdout for its own report).
+    pub echo: bool,
 }
 
-/// `run`, printing each set's human line on stdout only when `echo` (the fuzzer keeps stdout
-/// for its own report).
-pub fn run_with(
-    wd: &WorkDir,
-    args: &[String],
-    jobs: usize,
-    technique: Technique,
-    dedup: bool,
-    echo: bool,
-) -> anyhow::Result<Summary> {
+/// Validates every patch set named by `args`.
+pub fn run(wd: &WorkDir, args: &[String], options: &Options) -> anyhow::Result<Summary> {
+    let Options {
+        jobs,
+        technique,
+        dedup,
+        split_ms,
+        echo,
+    } = options.clone();
     let state = wd.load()?;
     let paths = patchset::expand(args)?;
     let tests = ordered_tests(&state);
     let agent_jar =
         crate::agent::extract(&wd.runtime()).with_context(|| wd.runtime().display().to_string())?;
+    // Schemata: a thread per job even when there are fewer sets, since a thread without a set
+    // of its own helps with the others' tests (schedule::share). Plain validates each patch in
+    // one JVM of its own, the reference, and is not split.
+    let jobs = match technique {
+        Technique::Schemata => jobs.max(1),
+        Technique::Plain => jobs.min(paths.len()).max(1),
+    };
+    let board = Board::new(jobs, split_ms.unwrap_or(0.0));
     let ctx = RunContext {
         wd,
         state: &state,
         tests: &tests,
         agent_jar,
         dedup,
+        board: (technique == Technique::Schemata && jobs > 1 && split_ms.is_some())
+            .then_some(&board),
     };
     let mut reporter = Reporter::open(&wd.results(), &wd.details())
         .with_context(|| format!("opening {}", wd.results().display()))?;
-    let jobs = jobs.min(paths.len()).max(1);
     let queue: Mutex<VecDeque<PathBuf>> = Mutex::new(paths.iter().cloned().collect());
     let bar = indicatif::ProgressBar::new(paths.len() as u64).with_style(
         indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} patch sets, ETA {eta}")
@@ -78,7 +91,7 @@ pub fn run_with(
         let (tx, rx) = std::sync::mpsc::channel::<SetResult>();
         for id in 0..jobs {
             let tx = tx.clone();
-            let (ctx, queue) = (&ctx, &queue);
+            let (ctx, queue, board) = (&ctx, &queue, &board);
             s.spawn(move || {
                 let mut worker: Option<Result<Worker, String>> = None;
                 // The plain technique's tests run in the same fresh copy of the project as the
@@ -108,11 +121,7 @@ pub fn run_with(
                                 }
                             }
                             Technique::Schemata => {
-                                let w = worker.get_or_insert_with(|| {
-                                    worker_config(ctx.wd, &ctx.state.project, &ctx.state.tools, id)
-                                        .map_err(|e| e.to_string())
-                                        .and_then(|c| Worker::spawn(c).map_err(|e| e.to_string()))
-                                });
+                                let w = worker.get_or_insert_with(|| spawn(ctx, id));
                                 match w {
                                     Ok(w) => validate::schemata(ctx, w, id, &path, &set),
                                     Err(e) => validate::unusable(
@@ -127,6 +136,16 @@ pub fn run_with(
                     if tx.send(result).is_err() {
                         break;
                     }
+                }
+                // No set left: help the others with their tests until every set is done.
+                if ctx.board.is_some() {
+                    board.serve(|job| {
+                        let w = worker.get_or_insert_with(|| spawn(ctx, id));
+                        match w {
+                            Ok(w) => Ok(job.run(w)),
+                            Err(e) => Err(format!("cannot start a worker: {e}")),
+                        }
+                    });
                 }
             });
         }
@@ -159,4 +178,11 @@ pub fn run_with(
         wd.results().display()
     );
     Ok(summary)
+}
+
+/// Starts worker `id` of the schemata.
+fn spawn(ctx: &RunContext, id: usize) -> Result<Worker, String> {
+    worker_config(ctx.wd, &ctx.state.project, &ctx.state.tools, id)
+        .map_err(|e| e.to_string())
+        .and_then(|c| Worker::spawn(c).map_err(|e| e.to_string()))
 }

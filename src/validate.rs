@@ -7,7 +7,8 @@ use crate::patchset;
 use crate::pool::Worker;
 use crate::project::join_path;
 use crate::report::{Extra, SetResult};
-use crate::schedule::{execute, Telemetry};
+use crate::schedule::share::{execute_shared, Board};
+use crate::schedule::Telemetry;
 use crate::weave;
 use crate::workdir::{State, TestRecord, WorkDir};
 use std::path::{Path, PathBuf};
@@ -22,6 +23,8 @@ pub struct RunContext<'a> {
     pub agent_jar: PathBuf,
     /// Deduplicate test-equivalent patches through the state-transition tree.
     pub dedup: bool,
+    /// Where idle workers take chunks of other sets' tests (None: each set on one worker).
+    pub board: Option<&'a Board>,
 }
 
 impl RunContext<'_> {
@@ -163,6 +166,7 @@ impl SetValidation {
         self.extra.timeouts.extend(t.timeouts.iter().cloned());
         self.extra.sequential_timeouts += t.sequential_timeouts;
         self.extra.faults.extend(t.faults.iter().cloned());
+        self.extra.chunks_by_helpers += t.chunks_by_helpers;
     }
 
     /// Compiles the schemata and runs the tests of every woven patch.
@@ -214,8 +218,9 @@ impl SetValidation {
         }
         let t = Instant::now();
         let cp = ctx.wd.test_classpath(ctx.state, Some(&setup.overlay));
-        let (done, telemetry) = execute(
+        let (done, telemetry) = execute_shared(
             worker,
+            ctx.board,
             &cp,
             ctx.tests,
             &woven.patches,
@@ -264,8 +269,15 @@ impl SetValidation {
                     .with_detail(format!("line {}: {}", d[0].line, d[0].message)),
                 Ok(_) => {
                     let t = Instant::now();
-                    let (mut done, telemetry) =
-                        execute(worker, &cp, ctx.tests, &[i], &[], Phase::Fallback);
+                    let (mut done, telemetry) = execute_shared(
+                        worker,
+                        ctx.board,
+                        &cp,
+                        ctx.tests,
+                        &[i],
+                        &[],
+                        Phase::Fallback,
+                    );
                     self.absorb(&telemetry);
                     self.extra.run_ms += t.elapsed().as_secs_f64() * 1000.0;
                     done.remove(&i).expect("execute decides every patch")

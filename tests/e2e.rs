@@ -108,3 +108,32 @@ fn a_glob_pattern_selects_sets() {
     assert_eq!(names.len(), 2, "{names:?}");
     assert!(names.iter().all(|n| n.starts_with("acc_")));
 }
+
+/// Parallelism within a set (issue 9): each set runs alone at `-j 2` with `--split-ms 0`, so
+/// the other worker is idle and every set's tests after the head are spread over both workers in
+/// chunks; the merged verdicts are still the verified ones (the first failing test in order
+/// decides, whichever worker ran it).
+#[test]
+fn sets_split_over_workers_keep_their_verdicts() {
+    for name in ["calc", "textutil", "dedup"] {
+        let (_tmp, project) = fixture(name);
+        let work = project.parent().unwrap().join("work");
+        init(&project, &work);
+        let mut helped = 0;
+        for (set, want) in expected(&project) {
+            let results = run_flags_ok(
+                &work,
+                &project.join("patches").join(&set),
+                &["--split-ms", "0"],
+                2,
+            );
+            let r = results.last().expect("one result");
+            assert_eq!(
+                &r.succlist, &want,
+                "{name}/{set}: split vs verified expectation"
+            );
+            helped += r.extra["chunks_by_helpers"].as_u64().unwrap_or(0);
+        }
+        assert!(helped > 0, "{name}: no chunk ran on a helper");
+    }
+}

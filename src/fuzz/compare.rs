@@ -1,8 +1,8 @@
-//! The three techniques run in-process on the generated sets (`run::run_with`), and the
+//! The three techniques run in-process on the generated sets (`run::run`), and the
 //! patch-by-patch comparison of their verdicts: every patch whose default or `--no-dedup` verdict
 //! differs from plain's is a disagreement.
 
-use crate::cli::Technique;
+use crate::model::Technique;
 use crate::model::{Outcome, Phase, Verdict};
 use crate::report::SetResult;
 use crate::workdir::WorkDir;
@@ -40,13 +40,23 @@ impl Tech {
         paths: &[PathBuf],
         jobs: usize,
     ) -> anyhow::Result<BTreeMap<String, SetResult>> {
-        let (technique, dedup) = match self {
-            Tech::Default => (Technique::Schemata, true),
-            Tech::NoDedup => (Technique::Schemata, false),
-            Tech::Plain => (Technique::Plain, false),
+        // The default spreads every set's tests over idle workers in chunks as small as they
+        // come (the fixtures' tests are far below the product's threshold), so the merge of
+        // chunks is fuzzed too; --no-dedup keeps each set on one worker.
+        let (technique, dedup, split_ms) = match self {
+            Tech::Default => (Technique::Schemata, true, Some(0.0)),
+            Tech::NoDedup => (Technique::Schemata, false, None),
+            Tech::Plain => (Technique::Plain, false, None),
         };
         let args: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
-        let summary = crate::run::run_with(wd, &args, jobs, technique, dedup, false)?;
+        let options = crate::run::Options {
+            jobs,
+            technique,
+            dedup,
+            split_ms,
+            echo: false,
+        };
+        let summary = crate::run::run(wd, &args, &options)?;
         Ok(summary
             .results
             .into_iter()

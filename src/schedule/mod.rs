@@ -5,6 +5,7 @@
 pub mod load;
 pub mod rerun;
 pub mod session;
+pub mod share;
 pub mod tree;
 
 use crate::model::{Outcome, Phase, TestResult, Verdict};
@@ -50,6 +51,25 @@ pub struct Telemetry {
     /// Requests the worker failed for reasons of its own (it died, broke the protocol, a native
     /// panicked), each retried once in a fresh worker, with what the retry gave.
     pub faults: Vec<String>,
+    /// Chunks of the tests that idle workers ran for this set ([`share`]).
+    pub chunks_by_helpers: u64,
+}
+
+impl Telemetry {
+    /// Adds what another execution (a chunk of the same set's tests) cost and found.
+    pub fn absorb(&mut self, other: Telemetry) {
+        self.rounds += other.rounds;
+        self.tree_rounds += other.tree_rounds;
+        self.trees.extend(other.trees);
+        self.fallbacks.extend(other.fallbacks);
+        self.flaky.extend(other.flaky);
+        self.captures += other.captures;
+        self.slow.extend(other.slow);
+        self.timeouts.extend(other.timeouts);
+        self.sequential_timeouts += other.sequential_timeouts;
+        self.faults.extend(other.faults);
+        self.chunks_by_helpers += other.chunks_by_helpers;
+    }
 }
 
 /// How long capturing may take over all rounds of one test's tree: half of what running its

@@ -1,0 +1,351 @@
+//! Parallelism within a patch set: a worker with no set of its own helps the others by running
+//! a contiguous part of a set's remaining tests against the patches still alive (a `Board` of
+//! posted chunks); the owner merges the chunks so that every patch keeps the first failing test in
+//! the set's order, exactly as one worker running every test in turn would find it.
+
+use super::{execute, Telemetry};
+use crate::model::{Outcome, Phase, Verdict};
+use crate::pool::Worker;
+use crate::workdir::TestRecord;
+use std::collections::{BTreeMap, VecDeque};
+use std::sync::{Arc, Condvar, Mutex};
+
+/// By default, a chunk smaller than this (by the tests' baseline times) is not worth a helper.
+pub const MIN_CHUNK_MS: f64 = 1000.0;
+
+/// At most this many chunks per worker taking part.
+const CHUNKS_PER_WORKER: usize = 8;
+
+/// What `execute` returns.
+pub type Executed = (BTreeMap<usize, Outcome>, Telemetry);
+
+/// One chunk of a set's tests, posted for a helper.
+pub struct Job {
+    pub classpath: Vec<String>,
+    pub tests: Vec<TestRecord>,
+    pub patches: Vec<usize>,
+    pub tree: Vec<usize>,
+    pub phase: Phase,
+    state: Mutex<JobState>,
+    done: Condvar,
+}
+
+enum JobState {
+    Posted,
+    Taken,
+    /// The helper's result, or why it could not run the chunk (its worker would not start).
+    Finished(Box<Result<Executed, String>>),
+    Collected,
+}
+
+impl Job {
+    /// Runs the chunk in `worker`.
+    pub fn run(&self, worker: &mut Worker) -> Executed {
+        let t = std::time::Instant::now();
+        let done = execute(
+            worker,
+            &self.classpath,
+            &self.tests,
+            &self.patches,
+            &self.tree,
+            self.phase,
+        );
+        tracing::debug!(
+            "chunk of {} tests from {} ran in {:.1} s",
+            self.tests.len(),
+            self.tests
+                .first()
+                .map(|t| t.id.to_string())
+                .unwrap_or_default(),
+            t.elapsed().as_secs_f64()
+        );
+        done
+    }
+
+    /// Hands back what a helper made of the chunk.
+    pub fn finish(&self, result: Result<Executed, String>) {
+        *self.state.lock().expect("job lock") = JobState::Finished(Box::new(result));
+        self.done.notify_all();
+    }
+}
+
+#[derive(Default)]
+struct BoardState {
+    /// Threads that still own patch sets (or may take one).
+    owners: usize,
+    /// Helpers waiting for a chunk.
+    idle: usize,
+    jobs: VecDeque<Arc<Job>>,
+}
+
+/// Where owners post chunks and idle workers take them.
+#[derive(Default)]
+pub struct Board {
+    state: Mutex<BoardState>,
+    wake: Condvar,
+    /// Least baseline time of a chunk (0: chunks of single tests are fine).
+    min_chunk_ms: f64,
+}
+
+impl Board {
+    /// A board for `owners` threads that all start as owners of patch sets.
+    pub fn new(owners: usize, min_chunk_ms: f64) -> Board {
+        Board {
+            state: Mutex::new(BoardState {
+                owners,
+                ..BoardState::default()
+            }),
+            wake: Condvar::new(),
+            min_chunk_ms,
+        }
+    }
+
+    /// How many chunks of at least the least chunk time `total_ms` makes (no limit for 0).
+    fn chunks_in(&self, total_ms: f64) -> usize {
+        if self.min_chunk_ms <= 0.0 {
+            usize::MAX
+        } else {
+            (total_ms / self.min_chunk_ms) as usize
+        }
+    }
+
+    /// Called by a thread that has no patch set left: it serves chunks with `run` (which gets a
+    /// worker and runs the job, or says why it cannot) until no owner is left.
+    pub fn serve(&self, mut run: impl FnMut(&Job) -> Result<Executed, String>) {
+        let mut st = self.state.lock().expect("board lock");
+        st.owners -= 1;
+        st.idle += 1;
+        self.wake.notify_all();
+        loop {
+            if let Some(job) = st.jobs.pop_front() {
+                st.idle -= 1;
+                *job.state.lock().expect("job lock") = JobState::Taken;
+                drop(st);
+                let result = run(&job);
+                job.finish(result);
+                st = self.state.lock().expect("board lock");
+                st.idle += 1;
+                continue;
+            }
+            if st.owners == 0 {
+                st.idle -= 1;
+                return;
+            }
+            st = self.wake.wait(st).expect("board lock");
+        }
+    }
+
+    /// Helpers idle now, less the chunks already waiting for one.
+    fn idle(&self) -> usize {
+        let st = self.state.lock().expect("board lock");
+        st.idle.saturating_sub(st.jobs.len())
+    }
+
+    fn post(&self, job: Arc<Job>) {
+        self.state.lock().expect("board lock").jobs.push_back(job);
+        self.wake.notify_all();
+    }
+
+    /// Takes a posted chunk back when no helper has taken it yet (the owner runs it itself).
+    fn reclaim(&self, job: &Arc<Job>) -> bool {
+        let mut st = self.state.lock().expect("board lock");
+        let before = st.jobs.len();
+        st.jobs.retain(|j| !Arc::ptr_eq(j, job));
+        st.jobs.len() < before
+    }
+}
+
+/// `execute` with the set's tests spread over idle helpers: the head of the order (the trigger
+/// tests, then a tenth of the others, which decide most failing patches) runs here; what is left
+/// for the patches still alive is cut into contiguous chunks of about equal baseline time,
+/// several per worker, which this worker and the idle helpers take in order. Each chunk runs
+/// every alive patch until its first failure in that chunk, so the first chunk (in test order)
+/// with a failure for a patch holds the first failing test of the whole order: the verdict is
+/// the one a single worker would give.
+pub fn execute_shared(
+    worker: &mut Worker,
+    board: Option<&Board>,
+    classpath: &[String],
+    tests: &[TestRecord],
+    patches: &[usize],
+    tree: &[usize],
+    phase: Phase,
+) -> Executed {
+    let Some(board) = board else {
+        return execute(worker, classpath, tests, patches, tree, phase);
+    };
+    let triggers = tests.iter().take_while(|t| !t.passed).count();
+    let head_len = (triggers + (tests.len() - triggers).div_ceil(10)).min(tests.len());
+    let (head, rest) = tests.split_at(head_len);
+    let (mut outcomes, mut telemetry) = execute(worker, classpath, head, patches, tree, phase);
+    let alive: Vec<usize> = outcomes
+        .iter()
+        .filter(|(_, o)| o.verdict == Verdict::Plausible)
+        .map(|(&p, _)| p)
+        .collect();
+    if alive.is_empty() || rest.is_empty() {
+        return (outcomes, telemetry);
+    }
+    let total: f64 = rest.iter().map(|t| t.millis).sum();
+    let helpers = board.idle().min(board.chunks_in(total));
+    if helpers == 0 {
+        let (rest_outcomes, t) = execute(worker, classpath, rest, &alive, tree, phase);
+        telemetry.absorb(t);
+        outcomes.extend(rest_outcomes);
+        return (outcomes, telemetry);
+    }
+    // Several chunks per worker, taken in order by whoever is free: a test's baseline time (in a
+    // fresh loader) says little of its time in a warm one, so equal shares would not end together.
+    let pieces = board
+        .chunks_in(total)
+        .clamp(helpers + 1, CHUNKS_PER_WORKER * (helpers + 1));
+    let tree: Vec<usize> = tree.iter().copied().filter(|p| alive.contains(p)).collect();
+    let jobs: Vec<Arc<Job>> = contiguous_chunks(rest, pieces)
+        .into_iter()
+        .map(|c| {
+            Arc::new(Job {
+                classpath: classpath.to_vec(),
+                tests: c.to_vec(),
+                patches: alive.clone(),
+                tree: tree.clone(),
+                phase,
+                state: Mutex::new(JobState::Posted),
+                done: Condvar::new(),
+            })
+        })
+        .collect();
+    for job in &jobs {
+        board.post(job.clone());
+    }
+    tracing::info!(
+        "{} tests for {} patch(es) in {} chunks, {} helper(s)",
+        rest.len(),
+        alive.len(),
+        jobs.len(),
+        helpers
+    );
+    let mut parts: Vec<Option<Executed>> = jobs
+        .iter()
+        .map(|job| board.reclaim(job).then(|| job.run(worker)))
+        .collect();
+    for (part, job) in parts.iter_mut().zip(&jobs) {
+        if part.is_none() {
+            *part = Some(match wait(job) {
+                Ok(mut done) => {
+                    done.1.chunks_by_helpers += 1;
+                    done
+                }
+                Err(why) => {
+                    tracing::warn!("a helper could not run its chunk ({why}); running it here");
+                    job.run(worker)
+                }
+            });
+        }
+    }
+    for (part, t) in parts.into_iter().flatten() {
+        telemetry.absorb(t);
+        for &p in &alive {
+            let first = outcomes
+                .get(&p)
+                .is_some_and(|o| o.verdict != Verdict::Plausible);
+            if let Some(o) = part.get(&p).filter(|o| o.verdict != Verdict::Plausible) {
+                if !first {
+                    outcomes.insert(p, o.clone());
+                }
+            }
+        }
+    }
+    (outcomes, telemetry)
+}
+
+/// Waits until a helper has finished `job`.
+fn wait(job: &Job) -> Result<Executed, String> {
+    let mut st = job.state.lock().expect("job lock");
+    loop {
+        if let JobState::Finished(_) = &*st {
+            let JobState::Finished(r) = std::mem::replace(&mut *st, JobState::Collected) else {
+                unreachable!("checked above")
+            };
+            return *r;
+        }
+        st = job.done.wait(st).expect("job lock");
+    }
+}
+
+/// `tests` cut, in order, into at most `n` runs of about equal baseline time, none empty (fewer
+/// when there are fewer tests, or when a long test covers several shares).
+fn contiguous_chunks(tests: &[TestRecord], n: usize) -> Vec<&[TestRecord]> {
+    let n = n.clamp(1, tests.len().max(1));
+    let total: f64 = tests.iter().map(|t| t.millis.max(0.1)).sum();
+    let mut chunks = Vec::with_capacity(n);
+    let mut start = 0;
+    let mut acc = 0.0;
+    for (i, t) in tests.iter().enumerate() {
+        acc += t.millis.max(0.1);
+        let wanted = chunks.len() + 1;
+        // Close a chunk at its share of the total, leaving a test for the last one.
+        if wanted < n && acc >= total * wanted as f64 / n as f64 && i + 1 < tests.len() {
+            chunks.push(&tests[start..=i]);
+            start = i + 1;
+        }
+    }
+    chunks.push(&tests[start..]);
+    chunks
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::TestId;
+
+    fn rec(i: usize, millis: f64) -> TestRecord {
+        TestRecord {
+            warm: false,
+            id: TestId::parse(&format!("T#t{i}")).unwrap(),
+            passed: true,
+            millis,
+            timeout_ms: 5000,
+            failure: None,
+        }
+    }
+
+    #[test]
+    fn chunks_are_contiguous_balanced_and_cover_every_test() {
+        let uneven: Vec<TestRecord> = [5.0, 1.0, 1.0, 1.0, 1.0, 1.0, 10.0, 1.0, 1.0]
+            .iter()
+            .enumerate()
+            .map(|(i, &m)| rec(i, m))
+            .collect();
+        let even: Vec<TestRecord> = (0..9).map(|i| rec(i, 2.0)).collect();
+        for n in 1..=12 {
+            for tests in [&uneven, &even] {
+                let chunks = contiguous_chunks(tests, n);
+                assert!(!chunks.is_empty() && chunks.len() <= n, "n = {n}");
+                assert!(chunks.iter().all(|c| !c.is_empty()), "n = {n}");
+                let joined: Vec<&TestRecord> = chunks.iter().flat_map(|c| c.iter()).collect();
+                assert_eq!(joined.len(), tests.len());
+                assert!(joined.iter().zip(tests.iter()).all(|(a, b)| a.id == b.id));
+            }
+            assert_eq!(contiguous_chunks(&even, n).len(), n.min(9), "n = {n}");
+        }
+        let sizes = |n| {
+            contiguous_chunks(&uneven, n)
+                .iter()
+                .map(|c| c.len())
+                .collect::<Vec<_>>()
+        };
+        // 22 ms in all: the 10 ms test ends the first half, and the second of three thirds.
+        assert_eq!(sizes(2), [7, 2]);
+        assert_eq!(sizes(3), [4, 3, 2]);
+    }
+
+    #[test]
+    fn a_board_without_owners_lets_its_helpers_go() {
+        let board = Board::new(2, MIN_CHUNK_MS);
+        std::thread::scope(|s| {
+            s.spawn(|| board.serve(|_| Err("no worker".into())));
+            s.spawn(|| board.serve(|_| Err("no worker".into())));
+        });
+        assert_eq!(board.idle(), 0);
+    }
+}
