@@ -1,60 +1,107 @@
 #!/usr/bin/env bash
-# Benchmark, side by side in one run on every testdata patch set, same -j: plain validation,
-# patchval without deduplication (--no-dedup), and patchval. Prints wall times, the ratios, test
-# rounds, and verdict agreement with plain. Usage: [BENCH_FIXTURES='calc textutil ...'] scripts/bench.sh [-j N]
+# Benchmark, side by side in one run at the same -j: plain validation, patchval without
+# deduplication (--no-dedup) and patchval (the default), on testdata fixtures and on the
+# real-project corpus. Per target: init time, then per technique wall time, core-seconds per patch
+# (user + system CPU of patchval and every worker or JVM it started), test rounds, the ratios to
+# the default, and whether every verdict agrees with plain's.
+#
+# Usage: scripts/bench.sh [-j N] [TARGET ...]
+#   TARGET: a fixture name (calc, textutil, ...) or corpus:NAME (corpus:commons-math, ...);
+#   default: every fixture with patches/expected.json. Corpus targets need the cache that
+#   scripts/corpus.sh prepares (PATCHVAL_CORPUS, default ~/.cache/patchval-corpus).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=2
-[ "${1:-}" = "-j" ] && jobs=${2:-2}
+if [ "${1:-}" = "-j" ]; then
+  jobs=${2:?-j needs a number}
+  shift 2
+fi
 export JAVA_HOME=${JAVA_HOME:-/usr/lib/jvm/java-17-openjdk-amd64}
+corpus=${PATCHVAL_CORPUS:-$HOME/.cache/patchval-corpus}
 cargo build --release --quiet
 bin=$PWD/target/release/patchval
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-now() { date +%s.%N; }
-# run NAME LABEL [FLAGS...]: one technique on one fixture; keeps its result.jsonl as LABEL.jsonl
-run() {
-  local name=$1 label=$2; shift 2
-  local t; t=$(now)
-  $bin run -j "$jobs" -w "$tmp/$name.w" "$@" "$tmp/$name/patches" >/dev/null 2>&1 || true
-  echo "$(now) - $t" | bc > "$tmp/$name.$label.s"
-  mv "$tmp/$name.w/result.jsonl" "$tmp/$name.$label.jsonl"
+targets=("$@")
+if [ ${#targets[@]} -eq 0 ]; then
+  for fx in testdata/*/; do
+    [ -f "$fx/patches/expected.json" ] && targets+=("$(basename "$fx")")
+  done
+fi
+
+# timed LABEL CMD...: runs CMD, writes "wall user sys" seconds to $tmp/LABEL.time
+timed() {
+  local label=$1; shift
+  local TIMEFORMAT='%R %U %S'
+  { time "$@" >"$tmp/$label.out" 2>"$tmp/$label.err"; } 2>"$tmp/$label.time" || true
 }
-printf '%-9s %7s %8s %8s %8s %7s %7s %12s %12s %s\n' fixture patches plain_s nodedup_s patchval_s plain/pv nodedup/pv rounds_nodedup rounds_pv agree
-for fx in ${BENCH_FIXTURES:-testdata/*/}; do
-  [ -d "$fx" ] || fx=testdata/$fx # a bare fixture name
-  name=$(basename "$fx")
-  [ -f "$fx/patches/expected.json" ] || continue
-  cp -r "$fx" "$tmp/$name"
-  kind=--project
-  [ -f "$fx/pom.xml" ] && kind=--maven
-  $bin init "$kind" "$tmp/$name" --work-dir "$tmp/$name.w" >/dev/null 2>&1
-  run "$name" plain --technique plain
-  run "$name" nodedup --no-dedup
-  run "$name" pv
-  python3 - "$tmp" "$name" <<'PY'
+
+printf '%-22s %7s %7s | %8s %8s %8s | %9s %9s %9s | %7s %7s | %8s %8s | %s\n' \
+  target patches init_s plain_s nodedup_s default_s plain_cs/p nodedup_cs/p default_cs/p \
+  plain/def nodedup/def rounds_nd rounds_def agree
+for target in "${targets[@]}"; do
+  name=${target#corpus:}
+  work=$tmp/$name.w
+  if [ "$target" != "$name" ]; then
+    [ -f "$corpus/READY" ] || { echo "$target: no corpus at $corpus (scripts/corpus.sh)" >&2; continue; }
+    project=$corpus/src/$name
+    patches=$corpus/patches/$name.json
+    kind=--project
+  else
+    fx=testdata/$name
+    [ -d "$fx" ] || { echo "$target: no fixture $fx" >&2; continue; }
+    cp -r "$fx" "$tmp/$name"
+    project=$tmp/$name
+    patches=$tmp/$name/patches
+    kind=--project
+    [ -f "$fx/pom.xml" ] && kind=--maven
+  fi
+  timed "$name.init" "$bin" init "$kind" "$project" --work-dir "$work"
+  if [ ! -f "$work/state.json" ]; then
+    echo "$target: init failed:" >&2
+    tail -5 "$tmp/$name.init.err" >&2
+    continue
+  fi
+  for label in plain nodedup default; do
+    case $label in
+      plain) flags=(--technique plain) ;;
+      nodedup) flags=(--no-dedup) ;;
+      default) flags=() ;;
+    esac
+    rm -f "$work/result.jsonl"
+    timed "$name.$label" "$bin" run -j "$jobs" -w "$work" "${flags[@]}" "$patches"
+    mv "$work/result.jsonl" "$tmp/$name.$label.jsonl" 2>/dev/null || : >"$tmp/$name.$label.jsonl"
+  done
+  python3 - "$tmp" "$name" "$target" <<'PY'
 import json, sys
-tmp, name = sys.argv[1:]
+tmp, name, target = sys.argv[1:]
 def load(label):
     return [json.loads(l) for l in open(f"{tmp}/{name}.{label}.jsonl")]
-def secs(label):
-    return float(open(f"{tmp}/{name}.{label}.s").read())
-plain, nodedup, pv = load("plain"), load("nodedup"), load("pv")
+def times(label):
+    wall, user, system = map(float, open(f"{tmp}/{name}.{label}.time").read().split())
+    return wall, user + system
+runs = {l: load(l) for l in ("plain", "nodedup", "default")}
 by = lambda rs: {r["patches_path"]: r["succlist"] for r in rs}
-a, b, c = by(plain), by(nodedup), by(pv)
+a, b, c = (by(runs[l]) for l in ("plain", "nodedup", "default"))
 n = sum(len(v) for v in a.values())
 same = sum(x == y == z for k in a for x, y, z in zip(a[k], b.get(k, ""), c.get(k, "")))
-rounds = lambda rs: sum(r["extra"]["rounds"] for r in rs)
-tp, tn, tv = secs("plain"), secs("nodedup"), secs("pv")
-print(f"{name:<9} {n:>7} {tp:>8.1f} {tn:>8.1f} {tv:>8.1f} {tp/tv:>7.1f}x {tn/tv:>6.2f}x {rounds(nodedup):>12} {rounds(pv):>12} {same}/{n}")
+rounds = lambda rs: sum(r["extra"].get("rounds", 0) for r in rs)
+init_s, _ = times("init")
+(tp, cp), (tn, cn), (tv, cv) = (times(l) for l in ("plain", "nodedup", "default"))
+per = lambda cpu: cpu / max(n, 1)
+print(f"{target:<22} {n:>7} {init_s:>7.1f} | {tp:>8.1f} {tn:>8.1f} {tv:>8.1f} | "
+      f"{per(cp):>9.2f} {per(cn):>9.2f} {per(cv):>9.2f} | {tp/tv:>6.1f}x {tn/tv:>6.2f}x | "
+      f"{rounds(runs['nodedup']):>8} {rounds(runs['default']):>8} | {same}/{n}")
 with open(f"{tmp}/totals", "a") as f:
-    f.write(f"{tp} {tn} {tv} {rounds(nodedup)} {rounds(pv)} {same} {n}\n")
+    f.write(f"{tp} {tn} {tv} {cp} {cn} {cv} {same} {n}\n")
 PY
 done
-python3 - "$tmp/totals" <<'PY'
+[ -f "$tmp/totals" ] && python3 - "$tmp/totals" <<'PY'
 import sys
 rows = [list(map(float, l.split())) for l in open(sys.argv[1])]
-tp, tn, tv, rn, rv, same, n = (sum(r[i] for r in rows) for i in range(7))
-print(f"{'all':<9} {int(n):>7} {tp:>8.1f} {tn:>8.1f} {tv:>8.1f} {tp/tv:>7.1f}x {tn/tv:>6.2f}x {int(rn):>12} {int(rv):>12} {int(same)}/{int(n)}")
+tp, tn, tv, cp, cn, cv, same, n = (sum(r[i] for r in rows) for i in range(8))
+print(f"{'all':<22} {int(n):>7} {'':>7} | {tp:>8.1f} {tn:>8.1f} {tv:>8.1f} | "
+      f"{cp/n:>9.2f} {cn/n:>9.2f} {cv/n:>9.2f} | {tp/tv:>6.1f}x {tn/tv:>6.2f}x | "
+      f"{'':>8} {'':>8} | {int(same)}/{int(n)}")
 PY

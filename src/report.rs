@@ -62,6 +62,9 @@ pub struct Extra {
     /// Chunks of this set's tests that idle workers ran (schedule::share); 0 when not split.
     #[serde(skip_serializing_if = "is_zero")]
     pub chunks_by_helpers: u64,
+    /// Patches that failed in a chunk and ran the rest of the order again on one worker.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub redone_after_chunks: u64,
     pub patches: usize,
     pub woven: usize,
     pub fallback: usize,

@@ -167,6 +167,7 @@ impl SetValidation {
         self.extra.sequential_timeouts += t.sequential_timeouts;
         self.extra.faults.extend(t.faults.iter().cloned());
         self.extra.chunks_by_helpers += t.chunks_by_helpers;
+        self.extra.redone_after_chunks += t.redone;
     }
 
     /// Compiles the schemata and runs the tests of every woven patch.

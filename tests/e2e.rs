@@ -111,22 +111,19 @@ fn a_glob_pattern_selects_sets() {
 
 /// Parallelism within a set (issue 9): each set runs alone at `-j 2` with `--split-ms 0`, so
 /// the other worker is idle and every set's tests after the head are spread over both workers in
-/// chunks; the merged verdicts are still the verified ones (the first failing test in order
-/// decides, whichever worker ran it).
+/// chunks (cut between test classes, so fixtures with many test classes); the merged verdicts are
+/// still the verified ones: plausible when every chunk passed, else the verdict of the rest of
+/// the order run again on one worker. textutil has a patch that loops forever.
 #[test]
 fn sets_split_over_workers_keep_their_verdicts() {
-    for name in ["calc", "textutil", "dedup"] {
+    for name in ["textutil", "statics", "soundness"] {
         let (_tmp, project) = fixture(name);
         let work = project.parent().unwrap().join("work");
         init(&project, &work);
         let mut helped = 0;
         for (set, want) in expected(&project) {
-            let results = run_flags_ok(
-                &work,
-                &project.join("patches").join(&set),
-                &["--split-ms", "0"],
-                2,
-            );
+            let set_path = project.join("patches").join(&set);
+            let results = run_flags_ok(&work, &set_path, &["--split-ms", "0"], 2);
             let r = results.last().expect("one result");
             assert_eq!(
                 &r.succlist, &want,
@@ -134,6 +131,8 @@ fn sets_split_over_workers_keep_their_verdicts() {
             );
             helped += r.extra["chunks_by_helpers"].as_u64().unwrap_or(0);
         }
-        assert!(helped > 0, "{name}: no chunk ran on a helper");
+        if name != "textutil" {
+            assert!(helped > 0, "{name}: no chunk ran on a helper");
+        }
     }
 }

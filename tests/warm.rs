@@ -32,16 +32,20 @@ fn warm_check(name: &str, flags: &[&str]) -> (Option<i32>, String) {
 fn statics_fixture_warm_equals_fresh_and_needs_the_reset() {
     let (code, out) = warm_check("statics", &[]);
     assert_eq!(code, Some(0), "{out}");
-    assert!(out.contains("tests 24, differing 0"), "{out}");
+    assert!(out.contains("tests 28, differing 0"), "{out}");
 
     let (code, out) = warm_check("statics", &["--no-reset"]);
     assert_eq!(code, Some(5), "{out}");
     let differing: Vec<&str> = out.lines().filter(|l| l.starts_with("differs")).collect();
     assert!(differing.len() >= 5, "{out}");
+    // The last two are an enum and an interface whose state no reset puts back: with the reset
+    // the worker drops the warm loader after a test that initialised them.
     for test in [
         "ReflectionTest#privateStaticBReadReflectively",
         "FragileTest#worksInTheNextTest",
         "ReflectionTest#tableStartsWithOneEntry",
+        "ModeTest#",
+        "CatalogTest#",
     ] {
         assert!(differing.iter().any(|l| l.contains(test)), "{test}:\n{out}");
     }

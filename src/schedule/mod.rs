@@ -53,6 +53,8 @@ pub struct Telemetry {
     pub faults: Vec<String>,
     /// Chunks of the tests that idle workers ran for this set ([`share`]).
     pub chunks_by_helpers: u64,
+    /// Patches that failed in a chunk and ran the rest of the order again on one worker.
+    pub redone: u64,
 }
 
 impl Telemetry {
@@ -69,6 +71,7 @@ impl Telemetry {
         self.sequential_timeouts += other.sequential_timeouts;
         self.faults.extend(other.faults);
         self.chunks_by_helpers += other.chunks_by_helpers;
+        self.redone += other.redone;
     }
 }
 

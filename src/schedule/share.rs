@@ -158,10 +158,11 @@ impl Board {
 /// `execute` with the set's tests spread over idle helpers: the head of the order (the trigger
 /// tests, then a tenth of the others, which decide most failing patches) runs here; what is left
 /// for the patches still alive is cut into contiguous chunks of about equal baseline time,
-/// several per worker, which this worker and the idle helpers take in order. Each chunk runs
-/// every alive patch until its first failure in that chunk, so the first chunk (in test order)
-/// with a failure for a patch holds the first failing test of the whole order: the verdict is
-/// the one a single worker would give.
+/// several per worker, which this worker and the idle helpers take in order. A patch that
+/// passes every chunk passed every test, each in the isolation every technique gives (a fresh or
+/// reset loader, JVM-wide state restored): it is plausible. A patch that fails in some chunk
+/// runs the rest of the order again on this worker, alone and in order, which gives the verdict
+/// one worker gives (the chunk's JVM had not run the tests before it).
 pub fn execute_shared(
     worker: &mut Worker,
     board: Option<&Board>,
@@ -175,7 +176,14 @@ pub fn execute_shared(
         return execute(worker, classpath, tests, patches, tree, phase);
     };
     let triggers = tests.iter().take_while(|t| !t.passed).count();
-    let head_len = (triggers + (tests.len() - triggers).div_ceil(10)).min(tests.len());
+    let mut head_len = (triggers + (tests.len() - triggers).div_ceil(10)).min(tests.len());
+    // The head ends at a class boundary, as every chunk does (see contiguous_chunks).
+    while head_len > 0
+        && head_len < tests.len()
+        && tests[head_len].id.class == tests[head_len - 1].id.class
+    {
+        head_len += 1;
+    }
     let (head, rest) = tests.split_at(head_len);
     let (mut outcomes, mut telemetry) = execute(worker, classpath, head, patches, tree, phase);
     let alive: Vec<usize> = outcomes
@@ -242,18 +250,35 @@ pub fn execute_shared(
             });
         }
     }
+    // A patch is plausible when every chunk passed it. Any other patch runs the rest of the
+    // order again here, alone and in order: a chunk starts in a JVM that has not run the tests
+    // before it, so a failure or timeout found there may be the JVM's history (commons-lang3: a
+    // 114 ms test after a 15 s test that loads every locale's data times out as a chunk's first
+    // test), and the verdict must be the one the whole order gives.
+    let mut redo = Vec::new();
     for (part, t) in parts.into_iter().flatten() {
         telemetry.absorb(t);
         for &p in &alive {
-            let first = outcomes
+            if part
                 .get(&p)
-                .is_some_and(|o| o.verdict != Verdict::Plausible);
-            if let Some(o) = part.get(&p).filter(|o| o.verdict != Verdict::Plausible) {
-                if !first {
-                    outcomes.insert(p, o.clone());
-                }
+                .is_some_and(|o| o.verdict != Verdict::Plausible)
+                && !redo.contains(&p)
+            {
+                redo.push(p);
             }
         }
+    }
+    if !redo.is_empty() {
+        redo.sort();
+        tracing::info!(
+            "patch(es) {redo:?} failed in a chunk: their remaining {} tests run again in order on one worker",
+            rest.len()
+        );
+        let tree: Vec<usize> = tree.iter().copied().filter(|p| redo.contains(p)).collect();
+        let (again, t) = execute(worker, classpath, rest, &redo, &tree, phase);
+        telemetry.absorb(t);
+        telemetry.redone += redo.len() as u64;
+        outcomes.extend(again);
     }
     (outcomes, telemetry)
 }
@@ -272,10 +297,12 @@ fn wait(job: &Job) -> Result<Executed, String> {
     }
 }
 
-/// `tests` cut, in order, into at most `n` runs of about equal baseline time, none empty (fewer
-/// when there are fewer tests, or when a long test covers several shares).
+/// `tests` cut, in order, into at most `n` runs of about equal baseline time, none empty, and
+/// only between test classes: a class's tests stay in one JVM in their order, since a test's
+/// time may depend on what the tests of its class before it loaded (fewer runs when there are
+/// fewer classes, or when a long class covers several shares).
 fn contiguous_chunks(tests: &[TestRecord], n: usize) -> Vec<&[TestRecord]> {
-    let n = n.clamp(1, tests.len().max(1));
+    let n = n.max(1);
     let total: f64 = tests.iter().map(|t| t.millis.max(0.1)).sum();
     let mut chunks = Vec::with_capacity(n);
     let mut start = 0;
@@ -283,8 +310,11 @@ fn contiguous_chunks(tests: &[TestRecord], n: usize) -> Vec<&[TestRecord]> {
     for (i, t) in tests.iter().enumerate() {
         acc += t.millis.max(0.1);
         let wanted = chunks.len() + 1;
-        // Close a chunk at its share of the total, leaving a test for the last one.
-        if wanted < n && acc >= total * wanted as f64 / n as f64 && i + 1 < tests.len() {
+        let class_ends = tests
+            .get(i + 1)
+            .is_some_and(|next| next.id.class != t.id.class);
+        // Close a chunk at a class boundary once it holds its share of the total.
+        if wanted < n && class_ends && acc >= total * wanted as f64 / n as f64 {
             chunks.push(&tests[start..=i]);
             start = i + 1;
         }
@@ -298,10 +328,10 @@ mod tests {
     use super::*;
     use crate::model::TestId;
 
-    fn rec(i: usize, millis: f64) -> TestRecord {
+    fn rec(class: &str, i: usize, millis: f64) -> TestRecord {
         TestRecord {
             warm: false,
-            id: TestId::parse(&format!("T#t{i}")).unwrap(),
+            id: TestId::parse(&format!("{class}#t{i}")).unwrap(),
             passed: true,
             millis,
             timeout_ms: 5000,
@@ -314,9 +344,9 @@ mod tests {
         let uneven: Vec<TestRecord> = [5.0, 1.0, 1.0, 1.0, 1.0, 1.0, 10.0, 1.0, 1.0]
             .iter()
             .enumerate()
-            .map(|(i, &m)| rec(i, m))
+            .map(|(i, &m)| rec(&format!("C{i}"), i, m))
             .collect();
-        let even: Vec<TestRecord> = (0..9).map(|i| rec(i, 2.0)).collect();
+        let even: Vec<TestRecord> = (0..9).map(|i| rec(&format!("C{i}"), i, 2.0)).collect();
         for n in 1..=12 {
             for tests in [&uneven, &even] {
                 let chunks = contiguous_chunks(tests, n);
@@ -337,6 +367,31 @@ mod tests {
         // 22 ms in all: the 10 ms test ends the first half, and the second of three thirds.
         assert_eq!(sizes(2), [7, 2]);
         assert_eq!(sizes(3), [4, 3, 2]);
+    }
+
+    #[test]
+    fn a_class_is_never_cut() {
+        // commons-lang3: a 15 s test loads every locale's data, the next test of its class then
+        // takes 114 ms; cut between them, the second one timed out as a chunk's first test.
+        let mut tests = vec![rec("A", 0, 1.0), rec("A", 1, 1.0)];
+        tests.push(rec("Fmt", 2, 15_000.0));
+        tests.push(rec("Fmt", 3, 114.0));
+        tests.push(rec("Fmt", 4, 5.0));
+        tests.extend((5..20).map(|i| rec("Z", i, 1000.0)));
+        for n in 2..=8 {
+            for chunk in contiguous_chunks(&tests, n) {
+                let first = &chunk[0];
+                let whole = tests
+                    .iter()
+                    .position(|t| t.id == first.id)
+                    .is_some_and(|i| i == 0 || tests[i - 1].id.class != first.id.class);
+                assert!(
+                    whole,
+                    "n = {n}: a chunk starts inside class {}",
+                    first.id.class
+                );
+            }
+        }
     }
 
     #[test]

@@ -125,6 +125,21 @@ public final class Reset {
         }
     }
 
+    /** Whether a sticky class (ResetTransformer) was initialised since {@link #takeSticky}. */
+    private static volatile boolean sticky;
+
+    /** First call in the initialiser of an enum or interface whose state Reset cannot put back. */
+    public static void sticky() {
+        sticky = true;
+    }
+
+    /** Whether a sticky class was initialised since the last call; clears the mark. */
+    static boolean takeSticky() {
+        boolean was = sticky;
+        sticky = false;
+        return was;
+    }
+
     /** Called by instrumented code wherever the JVM would initialise class {@code id}. */
     public static void touch(int id) {
         if (inited[id] != gen) slow(id);

@@ -84,11 +84,14 @@ final class TestRunner {
             return crashed(t);
         }
         if (reset) Reset.nextGeneration();
+        Reset.takeSticky();
         String result = runIn(warm, className, methodName);
-        if (leftBehind(warm)) {
-            // A thread the test started still runs code of the warm loader's classes: it could
-            // write the static state the next test starts from, which no reset can stop. The
-            // next test gets a new warm loader, as isolated from this thread as a fresh one.
+        boolean sticky = Reset.takeSticky();
+        if (reset && (sticky || leftBehind(warm))) {
+            // The test initialised an enum or interface whose state no reset puts back, or a
+            // thread it started still runs code of the warm loader's classes (it could write the
+            // static state the next test starts from). The next test gets a new warm loader, in
+            // which that class is initialised afresh and which that thread cannot reach.
             Reset.forget(warm);
             Util.closeQuietly(warm);
             warm = null;

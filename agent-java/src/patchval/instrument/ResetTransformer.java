@@ -28,7 +28,11 @@ import org.objectweb.asm.Type;
  *   <li>{@code __pv$zero}, which sets every non-constant static field to its default value, and
  *       {@code final} removed from those fields (re-running the initialiser assigns them);</li>
  * </ul>
- * and every class gets {@code Reset.touch(id)} before each {@code getstatic}/{@code putstatic} of
+ * An enum or interface that can hold mutable state — a field that is not final, or one of an
+ * array, {@code java.util} or string-builder type (other than an enum's own synthetic
+ * {@code $VALUES}) — is <em>sticky</em>: it cannot be reset, and its {@code <clinit>} starts with
+ * {@code Reset.sticky()}, after which the worker drops the warm loader at the end of the test.
+ * And every class gets {@code Reset.touch(id)} before each {@code getstatic}/{@code putstatic} of
  * a field declared by a resettable class and on entry to the static methods and constructors of
  * one (a constructor's guard stands for the {@code new} before it: a guard in front of {@code new}
  * would move the offset that stack map frames name for the uninitialised object; reflection
@@ -48,6 +52,8 @@ public final class ResetTransformer implements BiFunction<String, byte[], byte[]
         String superName;
         String[] interfaces = new String[0];
         boolean resettable;
+        /** An enum or interface whose static state Reset cannot put back (see the class comment). */
+        boolean sticky;
         /** Declared fields as name + " " + descriptor. */
         final List<String> fields = new ArrayList<>();
     }
@@ -79,7 +85,8 @@ public final class ResetTransformer implements BiFunction<String, byte[], byte[]
 
     private static Info header(byte[] bytes) {
         Info i = new Info();
-        boolean[] state = new boolean[2]; // [0] has <clinit>, [1] has a non-constant static field
+        // [0] has <clinit>, [1] has a non-constant static field, [2] has a field that may hold mutable state
+        boolean[] state = new boolean[3];
         int[] access = new int[1];
         new ClassReader(bytes).accept(new ClassVisitor(Opcodes.ASM9) {
             @Override
@@ -93,6 +100,7 @@ public final class ResetTransformer implements BiFunction<String, byte[], byte[]
             public FieldVisitor visitField(int acc, String name, String desc, String sig, Object value) {
                 i.fields.add(name + " " + desc);
                 if ((acc & Opcodes.ACC_STATIC) != 0 && !constant(acc, value)) state[1] = true;
+                if (mutable(acc, desc)) state[2] = true;
                 return null;
             }
 
@@ -104,7 +112,22 @@ public final class ResetTransformer implements BiFunction<String, byte[], byte[]
         }, ClassReader.SKIP_CODE | ClassReader.SKIP_DEBUG | ClassReader.SKIP_FRAMES);
         boolean plainClass = (access[0] & (Opcodes.ACC_INTERFACE | Opcodes.ACC_ENUM | Opcodes.ACC_ANNOTATION)) == 0;
         i.resettable = plainClass && (state[0] || state[1]);
+        i.sticky = (access[0] & (Opcodes.ACC_INTERFACE | Opcodes.ACC_ENUM)) != 0
+            && (access[0] & Opcodes.ACC_ANNOTATION) == 0 && state[2];
         return i;
+    }
+
+    /**
+     * A field that may hold state a test can change: not final, or of an array, {@code java.util}
+     * (collections, maps, atomics, ...) or string-builder type. Synthetic fields (an enum's
+     * {@code $VALUES}, which the JDK copies on every {@code values()}) do not count.
+     */
+    private static boolean mutable(int acc, String desc) {
+        if ((acc & Opcodes.ACC_SYNTHETIC) != 0) return false;
+        if ((acc & Opcodes.ACC_FINAL) == 0) return true;
+        return desc.startsWith("[")
+            || (desc.startsWith("Ljava/util/") && !desc.startsWith("Ljava/util/regex/"))
+            || desc.equals("Ljava/lang/StringBuilder;") || desc.equals("Ljava/lang/StringBuffer;");
     }
 
     /** A static field the JVM sets at preparation and nothing can change: final with a ConstantValue. */
@@ -226,7 +249,7 @@ public final class ResetTransformer implements BiFunction<String, byte[], byte[]
             boolean entry = !clinit && (n.equals("<init>") || (acc & Opcodes.ACC_STATIC) != 0);
             // Interfaces take the generated setters as static methods from Java 8 class files on.
             Map<String, String> set = iface && version < Opcodes.V1_8 ? null : setters;
-            return new Guards(mv, name, entry ? guardId(name) : -1, clinit, set, iface);
+            return new Guards(mv, name, entry ? guardId(name) : -1, clinit, set, iface, clinit && self.sticky);
         }
 
         @Override
@@ -345,20 +368,25 @@ public final class ResetTransformer implements BiFunction<String, byte[], byte[]
         /** Field setters this class needs generated (name, value descriptor); null: none allowed. */
         private final Map<String, String> setters;
         private final boolean selfInterface;
+        /** The initialiser of a sticky class: reports to Reset first. */
+        private final boolean sticky;
 
-        Guards(MethodVisitor mv, String self, int entryId, boolean clinit, Map<String, String> setters, boolean selfInterface) {
+        Guards(MethodVisitor mv, String self, int entryId, boolean clinit, Map<String, String> setters,
+               boolean selfInterface, boolean sticky) {
             super(Opcodes.ASM9, mv);
             this.self = self;
             this.entryId = entryId;
             this.clinit = clinit;
             this.setters = setters;
             this.selfInterface = selfInterface;
+            this.sticky = sticky;
         }
 
         @Override
         public void visitCode() {
             super.visitCode();
             if (entryId >= 0) touch(mv, entryId);
+            if (sticky) mv.visitMethodInsn(Opcodes.INVOKESTATIC, RESET, "sticky", "()V", false);
         }
 
         @Override
