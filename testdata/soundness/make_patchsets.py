@@ -428,18 +428,25 @@ def verify_in(work, only, verbose):
     return 0 if mismatches == 0 else 1
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+def main_for(doc, fixture, here, sets, fork_per_test=False):
+    """The command line of a fixture's make_patchsets.py: write its manifests, then verify them."""
+    global HERE, SETS, FORK_PER_TEST
+    ap = argparse.ArgumentParser(description=doc.split("\n")[0])
     ap.add_argument("--no-verify", action="store_true", help="only regenerate the manifests")
     ap.add_argument("--only", nargs="*", default=[], help="verify only these sets")
     ap.add_argument("-v", "--verbose", action="store_true", help="print every patch's verdict")
     args = ap.parse_args()
     base.HERE = TESTDATA
-    base.SPEC = {"soundness": ("soundness-1", SETS)}
+    base.SPEC = {fixture: (fixture + "-1", sets)}
     rc = base.main()
     if rc != 0 or args.no_verify:
         return rc
+    HERE, SETS, FORK_PER_TEST = here, sets, fork_per_test
     return verify(set(args.only), args.verbose)
+
+
+def main():
+    return main_for(__doc__, "soundness", HERE, SETS)
 
 
 if __name__ == "__main__":

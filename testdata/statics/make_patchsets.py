@@ -9,7 +9,6 @@ testdata/soundness/make_patchsets.py (imported), with one difference: every test
 fresh JVM (FORK_PER_TEST), the reference for what a fresh class loader plus patchval's
 restoring of system properties, the default Locale and the default TimeZone must give.
 """
-import argparse
 import importlib.util
 import os
 import sys
@@ -72,20 +71,7 @@ SETS = [
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--no-verify", action="store_true", help="only regenerate the manifests")
-    ap.add_argument("--only", nargs="*", default=[], help="verify only these sets")
-    ap.add_argument("-v", "--verbose", action="store_true", help="print every patch's verdict")
-    args = ap.parse_args()
-    sound.base.HERE = TESTDATA
-    sound.base.SPEC = {"statics": ("statics-1", SETS)}
-    rc = sound.base.main()
-    if rc != 0 or args.no_verify:
-        return rc
-    sound.HERE = HERE
-    sound.SETS = SETS
-    sound.FORK_PER_TEST = True
-    return sound.verify(set(args.only), args.verbose)
+    return sound.main_for(__doc__, "statics", HERE, SETS, fork_per_test=True)
 
 
 if __name__ == "__main__":
