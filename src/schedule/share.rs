@@ -26,16 +26,9 @@ pub struct Job {
     pub patches: Vec<usize>,
     pub tree: Vec<usize>,
     pub phase: Phase,
-    state: Mutex<JobState>,
-    done: Condvar,
-}
-
-enum JobState {
-    Posted,
-    Taken,
     /// The helper's result, or why it could not run the chunk (its worker would not start).
-    Finished(Box<Result<Executed, String>>),
-    Collected,
+    finished: Mutex<Option<Box<Result<Executed, String>>>>,
+    done: Condvar,
 }
 
 impl Job {
@@ -64,7 +57,7 @@ impl Job {
 
     /// Hands back what a helper made of the chunk.
     pub fn finish(&self, result: Result<Executed, String>) {
-        *self.state.lock().expect("job lock") = JobState::Finished(Box::new(result));
+        *self.finished.lock().expect("job lock") = Some(Box::new(result));
         self.done.notify_all();
     }
 }
@@ -79,7 +72,6 @@ struct BoardState {
 }
 
 /// Where owners post chunks and idle workers take them.
-#[derive(Default)]
 pub struct Board {
     state: Mutex<BoardState>,
     wake: Condvar,
@@ -119,7 +111,6 @@ impl Board {
         loop {
             if let Some(job) = st.jobs.pop_front() {
                 st.idle -= 1;
-                *job.state.lock().expect("job lock") = JobState::Taken;
                 drop(st);
                 let result = run(&job);
                 job.finish(result);
@@ -217,7 +208,7 @@ pub fn execute_shared(
                 patches: alive.clone(),
                 tree: tree.clone(),
                 phase,
-                state: Mutex::new(JobState::Posted),
+                finished: Mutex::new(None),
                 done: Condvar::new(),
             })
         })
@@ -285,15 +276,12 @@ pub fn execute_shared(
 
 /// Waits until a helper has finished `job`.
 fn wait(job: &Job) -> Result<Executed, String> {
-    let mut st = job.state.lock().expect("job lock");
+    let mut finished = job.finished.lock().expect("job lock");
     loop {
-        if let JobState::Finished(_) = &*st {
-            let JobState::Finished(r) = std::mem::replace(&mut *st, JobState::Collected) else {
-                unreachable!("checked above")
-            };
+        if let Some(r) = finished.take() {
             return *r;
         }
-        st = job.done.wait(st).expect("job lock");
+        finished = job.done.wait(finished).expect("job lock");
     }
 }
 

@@ -87,7 +87,7 @@ final class TestRunner {
         Reset.takeSticky();
         String result = runIn(warm, className, methodName);
         boolean sticky = Reset.takeSticky();
-        if (reset && (sticky || leftBehind(warm))) {
+        if (reset && (sticky || leftBehind())) {
             // The test initialised an enum or interface whose state no reset puts back, or a
             // thread it started still runs code of the warm loader's classes (it could write the
             // static state the next test starts from). The next test gets a new warm loader, in
@@ -100,15 +100,13 @@ final class TestRunner {
     }
 
     /**
-     * Whether a thread started during the test is still alive in {@code loader} (its context
-     * class loader, inherited from the test's thread) after interruptLeftovers, given a moment to end.
+     * Whether a thread the test left running (one interruptLeftovers interrupted) is still alive,
+     * given a moment to end.
      */
-    private static boolean leftBehind(ClassLoader loader) {
+    private static boolean leftBehind() {
         try {
-            Thread me = Thread.currentThread();
             long deadline = System.nanoTime() + 50_000_000L;
-            for (Thread t : Thread.getAllStackTraces().keySet()) {
-                if (t == me || t.getContextClassLoader() != loader) continue;
+            for (Thread t : leftovers) {
                 long left = (deadline - System.nanoTime()) / 1_000_000L;
                 if (left > 0) t.join(left);
                 if (t.isAlive()) return true;
@@ -153,6 +151,7 @@ final class TestRunner {
      * puts back the JVM-wide state it changed (Globals) whatever happened.
      */
     static String runIn(ClassLoader loader, String className, String methodName) {
+        leftovers = new java.util.ArrayList<>();
         Globals globals = Globals.save();
         try {
             return runInLoader(loader, className, methodName);
@@ -300,12 +299,21 @@ final class TestRunner {
         return false;
     }
 
-    /** Best effort: interrupt threads the test left running (they inherited our loader as context loader). */
+    /** The threads interruptLeftovers interrupted after the last test run. */
+    private static java.util.List<Thread> leftovers = new java.util.ArrayList<>();
+
+    /**
+     * Best effort: interrupt threads the test left running (they inherited our loader as context
+     * loader), and keep them in {@link #leftovers}.
+     */
     private static void interruptLeftovers(ClassLoader loader) {
         try {
             Thread me = Thread.currentThread();
             for (Thread t : Thread.getAllStackTraces().keySet()) {
-                if (t != me && t.isAlive() && t.getContextClassLoader() == loader) t.interrupt();
+                if (t != me && t.isAlive() && t.getContextClassLoader() == loader) {
+                    t.interrupt();
+                    leftovers.add(t);
+                }
             }
         } catch (Throwable ignored) {
             // best effort
