@@ -89,6 +89,10 @@ enum Command {
         /// Never spread one set's tests over several workers.
         #[arg(long = "no-split", conflicts_with = "split_ms")]
         no_split: bool,
+        /// Run every test for every set (no selection of the tests that executed the patched
+        /// method at init).
+        #[arg(long = "all-tests")]
+        all_tests: bool,
         /// Patch set files, directories or glob patterns.
         #[arg(required = true)]
         patchsets: Vec<String>,
@@ -250,6 +254,7 @@ pub fn main() -> i32 {
             no_dedup,
             split_ms,
             no_split,
+            all_tests,
             patchsets,
         } => {
             init_logging("info");
@@ -265,6 +270,7 @@ pub fn main() -> i32 {
                 technique,
                 dedup: !no_dedup,
                 split_ms: (!no_split).then_some(split_ms.max(0.0)),
+                all_tests,
                 echo: true,
             };
             match crate::run::run(&WorkDir::new(&work_dir), &patchsets, &options) {

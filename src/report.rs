@@ -65,6 +65,17 @@ pub struct Extra {
     /// Patches that failed in a chunk and ran the rest of the order again on one worker.
     #[serde(skip_serializing_if = "is_zero")]
     pub redone_after_chunks: u64,
+    /// Tests this set ran (trigger tests and the passing tests that executed the patched
+    /// method at init) and passing tests it left out (schedule::select).
+    pub tests_selected: usize,
+    pub tests_skipped: usize,
+    /// Why this set ran every test, when it did.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub all_tests_because: Option<String>,
+    /// Patches whose outcome over the selected tests was a timeout or an error, decided again
+    /// over every test.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub redone_over_every_test: u64,
     pub patches: usize,
     pub woven: usize,
     pub fallback: usize,

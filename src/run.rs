@@ -5,6 +5,7 @@ use crate::model::Technique;
 use crate::patchset;
 use crate::pool::Worker;
 use crate::project::baseline::worker_config;
+use crate::project::coverage::Coverage;
 use crate::report::{human_line, Reporter, SetResult};
 use crate::schedule::ordered_tests;
 use crate::schedule::share::Board;
@@ -43,6 +44,8 @@ pub struct Options {
     /// Spread a set's remaining tests over idle workers in chunks of at least this baseline time
     /// (schedule::share); None: never.
     pub split_ms: Option<f64>,
+    /// Run every test for every set (no selection by coverage, schedule::select).
+    pub all_tests: bool,
     /// Print each set's human line on stdout (the fuzzer keeps stdout for its own report).
     pub echo: bool,
 }
@@ -54,9 +57,17 @@ pub fn run(wd: &WorkDir, args: &[String], options: &Options) -> anyhow::Result<S
         technique,
         dedup,
         split_ms,
+        all_tests,
         echo,
     } = options.clone();
     let state = wd.load()?;
+    let coverage = match (technique, all_tests) {
+        (Technique::Schemata, false) => Coverage::load(&wd.coverage()).unwrap_or_else(|why| {
+            tracing::warn!("coverage unreadable, every set runs every test: {why}");
+            None
+        }),
+        _ => None,
+    };
     let paths = patchset::expand(args)?;
     let tests = ordered_tests(&state);
     let agent_jar =
@@ -77,6 +88,7 @@ pub fn run(wd: &WorkDir, args: &[String], options: &Options) -> anyhow::Result<S
         dedup,
         board: (technique == Technique::Schemata && jobs > 1 && split_ms.is_some())
             .then_some(&board),
+        coverage: coverage.as_ref(),
     };
     let mut reporter = Reporter::open(&wd.results(), &wd.details())
         .with_context(|| format!("opening {}", wd.results().display()))?;

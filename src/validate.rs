@@ -5,8 +5,10 @@ use crate::compile::{compile_schemata, CompileSetup};
 use crate::model::{Outcome, PatchSet, Phase, Verdict};
 use crate::patchset;
 use crate::pool::Worker;
+use crate::project::coverage::Coverage;
 use crate::project::join_path;
 use crate::report::{Extra, SetResult};
+use crate::schedule::select::{needs_every_test, select, Selection};
 use crate::schedule::share::{execute_shared, Board};
 use crate::schedule::Telemetry;
 use crate::weave;
@@ -25,6 +27,8 @@ pub struct RunContext<'a> {
     pub dedup: bool,
     /// Where idle workers take chunks of other sets' tests (None: each set on one worker).
     pub board: Option<&'a Board>,
+    /// Per-test coverage for selecting each set's tests (None: every set runs every test).
+    pub coverage: Option<&'a Coverage>,
 }
 
 impl RunContext<'_> {
@@ -94,7 +98,11 @@ pub fn schemata(
         },
         outcomes: vec![None; set.patches.len()],
         fallback: Vec::new(),
+        selection: select(ctx.wd, ctx.state, ctx.coverage, ctx.tests, set),
     };
+    v.extra.tests_selected = v.selection.tests.len();
+    v.extra.tests_skipped = v.selection.skipped;
+    v.extra.all_tests_because = v.selection.all_because.clone();
     let technique = match weave::plan(&set.original_text(), set.unpatched_range(), &set.patches) {
         Ok(mut plan) => {
             plan.exclude_stack_exposed(&ctx.state.purity);
@@ -142,6 +150,8 @@ struct SetValidation {
     outcomes: Vec<Option<Outcome>>,
     /// Patches to validate one by one, with the reason.
     fallback: Vec<(usize, String)>,
+    /// The tests this set runs.
+    selection: Selection,
 }
 
 impl SetValidation {
@@ -168,6 +178,41 @@ impl SetValidation {
         self.extra.faults.extend(t.faults.iter().cloned());
         self.extra.chunks_by_helpers += t.chunks_by_helpers;
         self.extra.redone_after_chunks += t.redone;
+    }
+
+    /// Runs the selected tests for `patches`; an outcome that may owe something to the tests
+    /// left out ([`needs_every_test`]) is decided again over every test.
+    fn execute(
+        &mut self,
+        ctx: &RunContext,
+        worker: &mut Worker,
+        cp: &[String],
+        patches: &[usize],
+        tree: &[usize],
+        phase: Phase,
+    ) -> std::collections::BTreeMap<usize, Outcome> {
+        let tests = &self.selection.tests;
+        let (mut done, telemetry) =
+            execute_shared(worker, ctx.board, cp, tests, patches, tree, phase);
+        self.absorb(&telemetry);
+        if self.selection.skipped == 0 {
+            return done;
+        }
+        let again: Vec<usize> = patches
+            .iter()
+            .copied()
+            .filter(|i| done.get(i).is_some_and(needs_every_test))
+            .collect();
+        if again.is_empty() {
+            return done;
+        }
+        self.extra.redone_over_every_test += again.len() as u64;
+        let tree: Vec<usize> = tree.iter().copied().filter(|i| again.contains(i)).collect();
+        let (redone, telemetry) =
+            execute_shared(worker, ctx.board, cp, ctx.tests, &again, &tree, phase);
+        self.absorb(&telemetry);
+        done.extend(redone);
+        done
     }
 
     /// Compiles the schemata and runs the tests of every woven patch.
@@ -219,16 +264,7 @@ impl SetValidation {
         }
         let t = Instant::now();
         let cp = ctx.wd.test_classpath(ctx.state, Some(&setup.overlay));
-        let (done, telemetry) = execute_shared(
-            worker,
-            ctx.board,
-            &cp,
-            ctx.tests,
-            &woven.patches,
-            &tree,
-            Phase::Execute,
-        );
-        self.absorb(&telemetry);
+        let done = self.execute(ctx, worker, &cp, &woven.patches, &tree, Phase::Execute);
         // Frames of the woven file read as the plainly patched file's (line, method name).
         let mut frames = woven.frames.clone();
         frames.file_name = std::path::Path::new(&set.filename)
@@ -270,16 +306,7 @@ impl SetValidation {
                     .with_detail(format!("line {}: {}", d[0].line, d[0].message)),
                 Ok(_) => {
                     let t = Instant::now();
-                    let (mut done, telemetry) = execute_shared(
-                        worker,
-                        ctx.board,
-                        &cp,
-                        ctx.tests,
-                        &[i],
-                        &[],
-                        Phase::Fallback,
-                    );
-                    self.absorb(&telemetry);
+                    let mut done = self.execute(ctx, worker, &cp, &[i], &[], Phase::Fallback);
                     self.extra.run_ms += t.elapsed().as_secs_f64() * 1000.0;
                     done.remove(&i).expect("execute decides every patch")
                 }

@@ -82,6 +82,10 @@ impl WorkDir {
     pub fn results(&self) -> PathBuf {
         self.root.join("result.jsonl")
     }
+    /// Per-test method coverage from init (`project::coverage`).
+    pub fn coverage(&self) -> PathBuf {
+        self.root.join("coverage.json")
+    }
     pub fn details(&self) -> PathBuf {
         self.root.join("details.jsonl")
     }

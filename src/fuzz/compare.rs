@@ -54,6 +54,7 @@ impl Tech {
             technique,
             dedup,
             split_ms,
+            all_tests: false,
             echo: false,
         };
         let summary = crate::run::run(wd, &args, &options)?;

@@ -96,6 +96,7 @@ mod tests {
             test: TestId::parse("a.B#c").unwrap(),
             patch: 0,
             warm: false,
+            coverage: None,
         }
     }
 

@@ -20,6 +20,10 @@ pub enum Request {
         patch: i32,
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         warm: bool,
+        /// With `warm`: record which methods of the classes in this directory the test executes
+        /// (init's warm pass); the result line is followed by the agent's coverage lines.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        coverage: Option<String>,
     },
     /// Run one test over the state-transition tree of `patches` (tree-eligible, all woven):
     /// one round per test-equivalence class; each round is reported as it ends.
@@ -59,6 +63,16 @@ impl Request {
             Request::ListTests { classpath, classes } => {
                 with_lists("listTests", &[classpath, classes], &[])
             }
+            Request::RunTest {
+                classpath,
+                test,
+                coverage: Some(dir),
+                ..
+            } => with_lists(
+                "runTestCovered",
+                &[classpath],
+                &[dir, &test.class, &test.method],
+            ),
             Request::RunTest {
                 classpath,
                 test,

@@ -1,6 +1,7 @@
 //! `init`: compile the unpatched project, discover its tests, run each once in an embedded JVM,
 //! and record per-test time, trigger tests and timeouts in the work directory.
 
+use super::coverage::Coverage;
 use super::javac::{compile_or_fail, copy_resources, sources};
 use super::{default_jvm_options, io_err, join_path, Project, ProjectError, Toolchain};
 use crate::model::{TestId, TestResult};
@@ -56,15 +57,34 @@ fn run_unpatched(
     timeout: Duration,
     warm: bool,
 ) -> Result<(TestResult, f64), crate::pool::PoolError> {
+    run_covered(worker, classpath, id, timeout, warm, None).map(|(r, ms, _)| (r, ms))
+}
+
+/// As [`run_unpatched`]; with `coverage` (a warm run), also the agent's coverage lines for the
+/// classes of that directory.
+fn run_covered(
+    worker: &mut Worker,
+    classpath: &[String],
+    id: &TestId,
+    timeout: Duration,
+    warm: bool,
+    coverage: Option<&Path>,
+) -> Result<(TestResult, f64, Vec<String>), crate::pool::PoolError> {
     let req = Request::RunTest {
         classpath: classpath.to_vec(),
         test: id.clone(),
         patch: -1,
         warm,
+        coverage: coverage.map(|d| d.display().to_string()),
     };
-    let resp = worker.call(&req, Some(timeout))?;
-    let result = TestResult::parse_agent_line(resp.lines.first().map(String::as_str).unwrap_or(""));
-    Ok((result, resp.micros as f64 / 1000.0))
+    let mut resp = worker.call(&req, Some(timeout))?;
+    let first = if resp.lines.is_empty() {
+        String::new()
+    } else {
+        resp.lines.remove(0)
+    };
+    let result = TestResult::parse_agent_line(&first);
+    Ok((result, resp.micros as f64 / 1000.0, resp.lines))
 }
 
 /// Runs `init` and returns what was saved.
@@ -252,8 +272,23 @@ pub fn init(
     if state.tests.is_empty() {
         return Err(ProjectError::NoTests(join_path(&state.project.test_dirs)));
     }
+    let _ = std::fs::remove_file(wd.coverage());
     if warm {
-        mark_warm(&mut worker, &classpath, &mut state.tests);
+        let coverage = mark_warm(&mut worker, &classpath, &wd.classes(), &mut state.tests);
+        if coverage.methods.is_empty() {
+            tracing::warn!("coverage: no project method was seen; every test runs for every set");
+        } else {
+            tracing::info!(
+                "coverage: {} methods, {} of {} tests recorded, {} methods run by enum or interface initialisers",
+                coverage.methods.len(),
+                coverage.tests.len(),
+                state.tests.len(),
+                coverage.global.len()
+            );
+            coverage
+                .save(&wd.coverage())
+                .map_err(io_err(&wd.coverage()))?;
+        }
     }
     state.init_seconds = started.elapsed().as_secs_f64();
     wd.save(&state).map_err(io_err(&wd.state()))?;
@@ -262,13 +297,30 @@ pub fn init(
 
 /// Runs every test once more in the worker's warm loader (DESIGN.md, "Warm class loaders") and
 /// marks `warm` the tests of each class whose every test gave the same result there as in its
-/// fresh loader; the others keep fresh loaders.
-fn mark_warm(worker: &mut Worker, classpath: &[String], tests: &mut [TestRecord]) {
+/// fresh loader; the others keep fresh loaders. The same runs record which methods of the
+/// classes in `main` each test executes (DESIGN.md, "Test selection"): kept for the passing
+/// tests of warm classes only.
+fn mark_warm(
+    worker: &mut Worker,
+    classpath: &[String],
+    main: &Path,
+    tests: &mut [TestRecord],
+) -> Coverage {
     let mut differing: std::collections::BTreeSet<String> = Default::default();
     let mut examples = Vec::new();
+    let mut coverage = Coverage::default();
     for t in tests.iter() {
         let timeout = Duration::from_millis(t.timeout_ms);
-        let differs = match run_unpatched(worker, classpath, &t.id, timeout, true) {
+        let run = run_covered(worker, classpath, &t.id, timeout, true, Some(main));
+        let run = match run {
+            Ok((r, ms, lines)) => match coverage.absorb(&t.id.to_string(), &lines) {
+                Ok(()) => Ok((r, ms)),
+                Err(why) if r.passed() => Ok((TestResult::Error(format!("coverage: {why}")), ms)),
+                Err(_) => Ok((r, ms)),
+            },
+            Err(e) => Err(e),
+        };
+        let differs = match run {
             // A trigger test must fail the same way (exception class) in both loaders.
             Ok((TestResult::Fail { exception, .. }, _))
                 if !t.passed
@@ -291,6 +343,9 @@ fn mark_warm(worker: &mut Worker, classpath: &[String], tests: &mut [TestRecord]
     }
     for t in tests.iter_mut() {
         t.warm = !differing.contains(&t.id.class);
+        if !t.warm || !t.passed {
+            coverage.forget(&t.id.to_string());
+        }
     }
     let warm = tests.iter().filter(|t| t.warm).count();
     tracing::info!(
@@ -303,6 +358,7 @@ fn mark_warm(worker: &mut Worker, classpath: &[String], tests: &mut [TestRecord]
             format!(" (e.g. {})", examples.join("; "))
         }
     );
+    coverage
 }
 
 /// Binary names of top-level classes below a class directory.

@@ -3,6 +3,7 @@
 
 pub mod baseline;
 pub mod classfile;
+pub mod coverage;
 pub mod defects4j;
 pub mod javac;
 pub mod junit_jars;

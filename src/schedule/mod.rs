@@ -4,6 +4,7 @@
 
 pub mod load;
 pub mod rerun;
+pub mod select;
 pub mod session;
 pub mod share;
 pub mod tree;

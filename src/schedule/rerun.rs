@@ -56,6 +56,7 @@ pub fn request(
         test: test.id.clone(),
         patch,
         warm: test.warm,
+        coverage: None,
     };
     let resp = worker.call(&req, Some(timeout))?;
     let result = TestResult::parse_agent_line(resp.lines.first().map(String::as_str).unwrap_or(""));

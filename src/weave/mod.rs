@@ -7,6 +7,7 @@ pub mod eligible;
 pub mod emit;
 pub mod frames;
 pub mod locals;
+pub mod member;
 pub mod scope;
 pub mod stack;
 pub mod tokens;

@@ -42,6 +42,18 @@ public final class Agent {
         }
     }
 
+    /**
+     * As {@link #runTestWarm}, with coverage probes in the classes of directory {@code covered}:
+     * the result, then the coverage lines of {@link Cov#take}.
+     */
+    public static String[] runTestCovered(String[] classpath, String covered, String className, String methodName) {
+        try {
+            return TestRunner.runTestCovered(classpath, covered, className, methodName);
+        } catch (Throwable t) {
+            return new String[] {"ERROR\t" + safe("runTest crashed", t)};
+        }
+    }
+
     /** {"OK"|"ERRORS", "<file>\t<line>\t<col>\t<start>\t<end>\t<message>"...}, errors only. */
     public static String[] compile(String[] options, String[] files) {
         try {

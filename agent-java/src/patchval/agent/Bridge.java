@@ -45,6 +45,12 @@ public final class Bridge {
                     String cls = r.next();
                     return new String[] {Agent.runTestWarm(cp, cls, r.next())};
                 }
+                case "runTestCovered": {
+                    String[] cp = r.list();
+                    String covered = r.next();
+                    String cls = r.next();
+                    return Agent.runTestCovered(cp, covered, cls, r.next());
+                }
                 case "compile": {
                     String[] options = r.list();
                     return Agent.compile(options, r.list());

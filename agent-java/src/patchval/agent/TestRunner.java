@@ -52,10 +52,11 @@ final class TestRunner {
         }
     }
 
-    /** The warm loader of the last {@link #runTestWarm}, its class path and overlay marks. */
+    /** The warm loader of the last {@link #runTestWarm}, its class path, overlay marks and covered directory. */
     private static WarmLoader warm;
     private static String[] warmPath;
     private static String warmMarks;
+    private static String warmCovered;
 
     /**
      * Runs one test in the warm loader over {@code classpath} (made on first use, kept while the
@@ -63,22 +64,37 @@ final class TestRunner {
      * is initialised again, lazily, as a fresh loader would initialise it.
      */
     static String runTestWarm(String[] classpath, String className, String methodName) {
-        return runTestWarm(classpath, className, methodName, true);
+        return runTestWarm(classpath, className, methodName, true, null);
+    }
+
+    /**
+     * As {@link #runTestWarm}, in a warm loader whose classes from the directory {@code covered}
+     * carry coverage probes: the result line, then {@link Cov#take}'s lines.
+     */
+    static String[] runTestCovered(String[] classpath, String covered, String className, String methodName) {
+        Cov.clear();
+        String result = runTestWarm(classpath, className, methodName, true, covered);
+        List<String> lines = new java.util.ArrayList<>();
+        lines.add(result);
+        lines.addAll(Cov.take());
+        return lines.toArray(new String[0]);
     }
 
     /** With {@code reset} false, the static state of earlier tests stays (for checking the check). */
-    static String runTestWarm(String[] classpath, String className, String methodName, boolean reset) {
+    static String runTestWarm(String[] classpath, String className, String methodName, boolean reset, String covered) {
         try {
             String marks = overlayMarks(classpath);
-            if (warm == null || !java.util.Arrays.equals(classpath, warmPath) || !marks.equals(warmMarks)) {
+            if (warm == null || !java.util.Arrays.equals(classpath, warmPath) || !marks.equals(warmMarks)
+                || !java.util.Objects.equals(covered, warmCovered)) {
                 if (warm != null) {
                     Reset.forget(warm);
                     warm.close();
                 }
                 warm = null;
-                warm = WarmLoader.over(classpath);
+                warm = WarmLoader.over(classpath, covered);
                 warmPath = classpath.clone();
                 warmMarks = marks;
+                warmCovered = covered;
             }
         } catch (Throwable t) {
             return crashed(t);

@@ -45,7 +45,7 @@ public final class WarmCheck {
             for (int i = 0; i < tests.size(); i++) {
                 String[] id = split(tests.get(i));
                 long t = System.nanoTime();
-                warm[i] = TestRunner.runTestWarm(classpath, id[0], id[1], reset);
+                warm[i] = TestRunner.runTestWarm(classpath, id[0], id[1], reset, null);
                 warmNs[i] = System.nanoTime() - t;
             }
         }

@@ -31,14 +31,31 @@ final class WarmLoader extends URLClassLoader {
     private final BiFunction<String, byte[], byte[]> transformer;
     private final Map<String, ProtectionDomain> domains = new HashMap<>();
 
-    private WarmLoader(URL[] urls, ClassLoader parent) throws Exception {
+    /** The directory whose classes get coverage probes ({@link Cov}), or null. */
+    private final String covered;
+
+    private WarmLoader(URL[] urls, ClassLoader parent, String covered) throws Exception {
         super(urls, parent);
+        this.covered = covered;
         this.transformer = newTransformer(this);
     }
 
     /** A warm loader over {@code classpath}, with the URLs and parent of {@link Util#newLoader}'s. */
     static WarmLoader over(String[] classpath) throws Exception {
-        return new WarmLoader(Util.urls(classpath), Agent.class.getClassLoader());
+        return over(classpath, null);
+    }
+
+    /** The same, with coverage probes in the classes of directory {@code covered} (null: none). */
+    static WarmLoader over(String[] classpath, String covered) throws Exception {
+        String dir = covered == null ? null : Util.urls(new String[] {covered})[0].toString();
+        return new WarmLoader(Util.urls(classpath), Agent.class.getClassLoader(), dir);
+    }
+
+    /** Whether the class file of {@code internalName} that this loader defines lies in the covered directory. */
+    boolean probed(String internalName) {
+        if (covered == null) return false;
+        URL url = findResource(internalName + ".class");
+        return url != null && url.toString().startsWith(covered);
     }
 
     /** The class file bytes of {@code internalName} on this loader's class path, or null. */
@@ -120,9 +137,12 @@ final class WarmLoader extends URLClassLoader {
         Function<String, byte[]> lookup = loader::classBytes;
         BiFunction<String, String, Integer> ids = loader::resettableId;
         java.util.function.BiConsumer<String, String> stripped = (c, f) -> Reset.stripped(loader, c, f);
+        java.util.function.Predicate<String> probed = loader.covered == null ? null : loader::probed;
+        java.util.function.ToIntFunction<String> probeIds = loader.covered == null ? null : Cov::idOf;
         return (BiFunction<String, byte[], byte[]>) t
-            .getConstructor(Function.class, BiFunction.class, java.util.function.BiConsumer.class)
-            .newInstance(lookup, ids, stripped);
+            .getConstructor(Function.class, BiFunction.class, java.util.function.BiConsumer.class,
+                java.util.function.Predicate.class, java.util.function.ToIntFunction.class)
+            .newInstance(lookup, ids, stripped, probed, probeIds);
     }
 
     private static Class<?> instrumenter;

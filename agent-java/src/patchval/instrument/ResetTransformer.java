@@ -45,6 +45,9 @@ public final class ResetTransformer implements BiFunction<String, byte[], byte[]
     private final Function<String, byte[]> lookup;
     private final BiFunction<String, String, Integer> ids;
     private final java.util.function.BiConsumer<String, String> stripped;
+    /** Which classes get coverage probes (CoverageProbes), and their ids; null: none. */
+    private final java.util.function.Predicate<String> probed;
+    private final java.util.function.ToIntFunction<String> probeIds;
     private final Map<String, Info> infos = new HashMap<>();
 
     /** What a class's header says, enough to resolve fields and decide resettability. */
@@ -61,13 +64,19 @@ public final class ResetTransformer implements BiFunction<String, byte[], byte[]
     /**
      * {@code lookup} reads a class file of the warm loader's class path by internal name;
      * {@code ids} gives Reset's id of a resettable class (internal name, resettable superclass);
-     * {@code stripped} is told of every static field that lost its {@code final}.
+     * {@code stripped} is told of every static field that lost its {@code final};
+     * {@code probed} (internal name) says which classes get coverage probes with ids from
+     * {@code probeIds} (both null when coverage is off).
      */
     public ResetTransformer(Function<String, byte[]> lookup, BiFunction<String, String, Integer> ids,
-                            java.util.function.BiConsumer<String, String> stripped) {
+                            java.util.function.BiConsumer<String, String> stripped,
+                            java.util.function.Predicate<String> probed,
+                            java.util.function.ToIntFunction<String> probeIds) {
         this.lookup = lookup;
         this.ids = ids;
         this.stripped = stripped;
+        this.probed = probed;
+        this.probeIds = probeIds;
     }
 
     /** The header of {@code name}, or null when it is not on the warm loader's class path. */
@@ -176,7 +185,9 @@ public final class ResetTransformer implements BiFunction<String, byte[], byte[]
         }
         ClassReader r = new ClassReader(bytes);
         ClassWriter w = new ClassWriter(r, ClassWriter.COMPUTE_MAXS);
-        r.accept(new Adapter(w, name, self), 0);
+        ClassVisitor out = probed != null && probed.test(name)
+            ? new CoverageProbes(w, name, self.resettable, probeIds) : w;
+        r.accept(new Adapter(out, name, self), 0);
         return w.toByteArray();
     }
 

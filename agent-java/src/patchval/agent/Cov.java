@@ -1,0 +1,99 @@
+// patchval agent: Cov owns per-test method coverage, recorded at init in a warm loader whose
+// project classes carry one probe per method (patchval.instrument.CoverageProbes): which methods a
+// test executed, and which ran inside the initialiser of a class no reset re-runs.
+package patchval.agent;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Every probed method body has an id ({@link #idOf}, by class and method name: the overloads of a
+ * name share one) and starts with {@link #hit}. The hits of one test are taken with {@link #take}.
+ * A hit inside the static initialiser of an enum or interface (which the warm loader runs once,
+ * for whichever test touches the class first, where a fresh loader runs it in every test that
+ * does) is also recorded as <em>global</em>: selection treats such a method as executed by every
+ * test. An initialiser that throws leaves the depth raised, so everything after it counts as
+ * global too: more tests selected, never fewer.
+ */
+public final class Cov {
+    private Cov() {}
+
+    private static final int PAGE = 4096;
+    /** Fixed outer array: a page is made before any probe with an id in it is defined. */
+    private static final boolean[][] hits = new boolean[4096][];
+    private static final boolean[][] global = new boolean[4096][];
+    private static final List<String> names = new ArrayList<>();
+    private static final Map<String, Integer> ids = new HashMap<>();
+    /** Initialisers of enums and interfaces running now (over all threads). */
+    private static volatile int initDepth;
+    /** Names already sent to the worker (ids below this one). */
+    private static int reported;
+
+    /** The id of {@code owner.method} (internal class name), made on first use. */
+    public static synchronized int idOf(String member) {
+        Integer known = ids.get(member);
+        if (known != null) return known;
+        int id = names.size();
+        if (id / PAGE >= hits.length) throw new IllegalStateException("more methods than coverage can record");
+        if (hits[id / PAGE] == null) {
+            hits[id / PAGE] = new boolean[PAGE];
+            global[id / PAGE] = new boolean[PAGE];
+        }
+        names.add(member);
+        ids.put(member, id);
+        return id;
+    }
+
+    public static void hit(int id) {
+        hits[id / PAGE][id % PAGE] = true;
+        if (initDepth > 0) global[id / PAGE][id % PAGE] = true;
+    }
+
+    /** At the start of an enum's or interface's static initialiser. */
+    public static synchronized void enterInit() {
+        initDepth++;
+    }
+
+    /** Before each normal return of such an initialiser. */
+    public static synchronized void exitInit() {
+        if (initDepth > 0) initDepth--;
+    }
+
+    /** Forgets the hits so far (before a test). */
+    static synchronized void clear() {
+        for (boolean[] page : hits) {
+            if (page == null) break;
+            java.util.Arrays.fill(page, false);
+        }
+    }
+
+    /**
+     * The lines that follow a covered test's result: {@code cov\t<ids>} (comma-separated), then
+     * {@code global\t<ids>} (every global id so far), then {@code name\t<id>\t<member>} for each id
+     * not reported before. Clears the hits.
+     */
+    static synchronized List<String> take() {
+        List<String> out = new ArrayList<>();
+        out.add("cov\t" + list(hits, true));
+        out.add("global\t" + list(global, false));
+        for (int id = reported; id < names.size(); id++) out.add("name\t" + id + "\t" + names.get(id));
+        reported = names.size();
+        return out;
+    }
+
+    private static String list(boolean[][] pages, boolean clear) {
+        StringBuilder b = new StringBuilder();
+        for (int p = 0; p < pages.length && pages[p] != null; p++) {
+            boolean[] page = pages[p];
+            for (int i = 0; i < PAGE; i++) {
+                if (!page[i]) continue;
+                if (b.length() > 0) b.append(',');
+                b.append(p * PAGE + i);
+                if (clear) page[i] = false;
+            }
+        }
+        return b.toString();
+    }
+}

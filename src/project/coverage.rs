@@ -1,0 +1,204 @@
+//! Per-test method coverage of the unpatched program, recorded in init's warm pass and stored as
+//! `WORK/coverage.json`: which project methods (by class and name) each test executed, and which
+//! ran inside an enum's or interface's static initialiser (counted as executed by every test).
+
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+/// What init recorded. Method ids index `methods`; a member is `pkg/Outer$Inner.name` (internal
+/// class name, a dot, the method name; `<init>` and `<clinit>` included; overloads share one).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Coverage {
+    pub methods: Vec<String>,
+    /// Methods executed during an initialiser that the warm loader runs once for all tests.
+    pub global: BTreeSet<u32>,
+    /// Per test (`Class#method`), the methods it executed. A test without an entry is always run.
+    pub tests: BTreeMap<String, Vec<u32>>,
+}
+
+/// Which tests can see a change in one member.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Reach {
+    /// Every test may (the location is not one coverage can speak for).
+    All(String),
+    /// Only the tests with coverage that executed one of these method ids, and every test
+    /// without coverage.
+    Methods(BTreeSet<u32>),
+}
+
+impl Coverage {
+    /// Adds one covered test run's agent lines (`cov`, `global`, `name`) to the record.
+    pub fn absorb(&mut self, test: &str, lines: &[String]) -> Result<(), String> {
+        let mut covered = None;
+        for line in lines {
+            let (kind, rest) = line.split_once('\t').unwrap_or((line.as_str(), ""));
+            match kind {
+                "cov" => covered = Some(ids(rest)?),
+                "global" => self.global.extend(ids(rest)?),
+                "name" => {
+                    let (id, name) = rest
+                        .split_once('\t')
+                        .ok_or_else(|| format!("coverage name line without an id: {line}"))?;
+                    let id: usize = id.parse().map_err(|_| format!("bad coverage id: {line}"))?;
+                    if id != self.methods.len() {
+                        return Err(format!(
+                            "coverage names out of order: id {id} after {} names",
+                            self.methods.len()
+                        ));
+                    }
+                    self.methods.push(name.to_string());
+                }
+                _ => return Err(format!("unexpected coverage line: {line}")),
+            }
+        }
+        let covered = covered.ok_or("no coverage line after the result")?;
+        if let Some(bad) = covered.iter().find(|&&i| i as usize >= self.methods.len()) {
+            return Err(format!("coverage id {bad} has no name"));
+        }
+        self.tests.insert(test.to_string(), covered);
+        Ok(())
+    }
+
+    /// Forgets a test's coverage (it did not behave in the warm loader as in a fresh one).
+    pub fn forget(&mut self, test: &str) {
+        self.tests.remove(test);
+    }
+
+    /// The method ids of a member of class `class` (internal name) whose source name is
+    /// `member`: the member itself and the lambdas javac lifts out of it (`lambda$member$N`).
+    fn ids_of(&self, class: &str, member: &str) -> BTreeSet<u32> {
+        let exact = format!("{class}.{member}");
+        let lambda = format!("{class}.lambda${member}$");
+        let lambda_init = format!("{class}.lambda$new$");
+        let lambda_static = format!("{class}.lambda$static$");
+        self.methods
+            .iter()
+            .enumerate()
+            .filter(|(_, m)| {
+                **m == exact
+                    || m.starts_with(&lambda)
+                    || (member == "<init>" && m.starts_with(&lambda_init))
+                    || (member == "<clinit>" && m.starts_with(&lambda_static))
+            })
+            .map(|(i, _)| i as u32)
+            .collect()
+    }
+
+    /// Which tests can see a patch in `member` of `class` (internal name).
+    pub fn reach(&self, class: &str, member: &str) -> Reach {
+        let ids = self.ids_of(class, member);
+        if let Some(g) = ids.iter().find(|i| self.global.contains(i)) {
+            return Reach::All(format!(
+                "{} runs while an enum or interface is initialised",
+                self.methods[*g as usize]
+            ));
+        }
+        Reach::Methods(ids)
+    }
+
+    /// Whether a test must run for a change that `reach` describes.
+    pub fn selects(&self, reach: &Reach, test: &str) -> bool {
+        match reach {
+            Reach::All(_) => true,
+            Reach::Methods(ids) => match self.tests.get(test) {
+                None => true,
+                Some(covered) => covered.iter().any(|i| ids.contains(i)),
+            },
+        }
+    }
+
+    pub fn save(&self, path: &Path) -> std::io::Result<()> {
+        let tmp = path.with_extension("json.tmp");
+        std::fs::write(&tmp, serde_json::to_vec(self)?)?;
+        std::fs::rename(&tmp, path)
+    }
+
+    /// The record at `path`; `Ok(None)` when init recorded none.
+    pub fn load(path: &Path) -> Result<Option<Coverage>, String> {
+        match std::fs::read(path) {
+            Ok(bytes) => serde_json::from_slice(&bytes)
+                .map(Some)
+                .map_err(|e| format!("{}: {e}", path.display())),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(format!("{}: {e}", path.display())),
+        }
+    }
+}
+
+fn ids(list: &str) -> Result<Vec<u32>, String> {
+    list.split(',')
+        .filter(|s| !s.is_empty())
+        .map(|s| s.parse().map_err(|_| format!("bad coverage id `{s}`")))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lines(v: &[&str]) -> Vec<String> {
+        v.iter().map(|s| s.to_string()).collect()
+    }
+
+    fn sample() -> Coverage {
+        let mut c = Coverage::default();
+        c.absorb(
+            "T#a",
+            &lines(&[
+                "cov\t0,1",
+                "global\t",
+                "name\t0\tp/A.<init>",
+                "name\t1\tp/A.f",
+                "name\t2\tp/A.lambda$f$0",
+                "name\t3\tp/E.<clinit>",
+            ]),
+        )
+        .unwrap();
+        c.absorb(
+            "T#b",
+            &lines(&["cov\t2,3", "global\t3", "name\t4\tp/A$In.g"]),
+        )
+        .unwrap();
+        c.absorb("T#c", &lines(&["cov\t4", "global\t3"])).unwrap();
+        c
+    }
+
+    #[test]
+    fn a_member_reaches_the_tests_that_ran_it_or_its_lambdas() {
+        let c = sample();
+        let r = c.reach("p/A", "f");
+        assert_eq!(r, Reach::Methods([1, 2].into()));
+        assert!(c.selects(&r, "T#a") && c.selects(&r, "T#b") && !c.selects(&r, "T#c"));
+        assert!(
+            c.selects(&r, "T#unknown"),
+            "a test without coverage always runs"
+        );
+        let g = c.reach("p/A$In", "g");
+        assert!(!c.selects(&g, "T#a") && c.selects(&g, "T#c"));
+        let never = c.reach("p/A", "h");
+        assert!(!c.selects(&never, "T#a") && !c.selects(&never, "T#b"));
+    }
+
+    #[test]
+    fn code_run_by_an_enum_initialiser_reaches_every_test() {
+        let c = sample();
+        assert!(matches!(c.reach("p/E", "<clinit>"), Reach::All(_)));
+    }
+
+    #[test]
+    fn malformed_lines_are_errors() {
+        let mut c = Coverage::default();
+        assert!(
+            c.absorb("T#a", &lines(&["cov\t0"])).is_err(),
+            "id without name"
+        );
+        assert!(c
+            .absorb("T#a", &lines(&["name\t3\tp/A.f", "cov\t"]))
+            .is_err());
+        assert!(
+            c.absorb("T#a", &lines(&["global\t"])).is_err(),
+            "no cov line"
+        );
+    }
+}

@@ -1,0 +1,96 @@
+//! Test selection by coverage: which of the ordered tests a patch set runs (the trigger tests and
+//! the passing tests that executed the patched method on the unpatched program), and which
+//! outcomes of a selected run must be decided again over every test.
+
+use crate::model::{Outcome, PatchSet, Verdict};
+use crate::project::coverage::Coverage;
+use crate::weave::member::{member_at, Member};
+use crate::workdir::{State, TestRecord, WorkDir};
+
+/// The tests one set runs.
+#[derive(Debug, Clone)]
+pub struct Selection {
+    pub tests: Vec<TestRecord>,
+    /// Passing tests left out (their baseline result stands for every patch of the set).
+    pub skipped: usize,
+    /// Why every test runs, when selection was not possible.
+    pub all_because: Option<String>,
+}
+
+impl Selection {
+    /// Every test, with the reason.
+    pub fn all(tests: &[TestRecord], why: impl Into<String>) -> Selection {
+        Selection {
+            tests: tests.to_vec(),
+            skipped: 0,
+            all_because: Some(why.into()),
+        }
+    }
+}
+
+/// The tests of `tests` (in execution order) that can tell the patches of `set` apart from the
+/// unpatched program, by `coverage` (DESIGN.md, "Test selection").
+pub fn select(
+    wd: &WorkDir,
+    state: &State,
+    coverage: Option<&Coverage>,
+    tests: &[TestRecord],
+    set: &PatchSet,
+) -> Selection {
+    let Some(coverage) = coverage else {
+        return Selection::all(tests, "no coverage (`--all-tests`, or init recorded none)");
+    };
+    let file = state.project.root.join(&set.filename);
+    let main = state
+        .project
+        .source_dirs
+        .iter()
+        .any(|d| file.starts_with(state.project.root.join(d)) || file.starts_with(d));
+    if !main {
+        return Selection::all(tests, format!("{} is not a main source file", set.filename));
+    }
+    let (class, method) = match member_at(&set.original_text(), set.unpatched_range()) {
+        Member::Method { class, method } => (class, method),
+        Member::Unknown(why) => return Selection::all(tests, format!("the location is {why}")),
+    };
+    // A name javac does not produce would select nothing: check it against the class file.
+    let class_file = wd.classes().join(format!("{class}.class"));
+    let declared = std::fs::read(&class_file)
+        .ok()
+        .and_then(|b| crate::project::classfile::parse(&b).ok())
+        .is_some_and(|c| c.methods.iter().any(|m| m.name == method));
+    if !declared {
+        return Selection::all(
+            tests,
+            format!("{} declares no method `{method}`", class_file.display()),
+        );
+    }
+    let reach = coverage.reach(&class, &method);
+    if let crate::project::coverage::Reach::All(why) = &reach {
+        return Selection::all(tests, why.clone());
+    }
+    let (run, skip): (Vec<&TestRecord>, Vec<&TestRecord>) = tests
+        .iter()
+        .partition(|t| !t.passed || coverage.selects(&reach, &t.id.to_string()));
+    Selection {
+        tests: run.into_iter().cloned().collect(),
+        skipped: skip.len(),
+        all_because: None,
+    }
+}
+
+/// Whether a verdict from the selected tests may owe something to the tests left out: a
+/// timeout, an error, or a failure by a test's own time limit. A test's time depends on what ran
+/// before it in the same JVM (locale data, JIT), and the left-out tests ran before it in plain's
+/// order; everything else a test does depends only on the code it runs.
+pub fn needs_every_test(o: &Outcome) -> bool {
+    match o.verdict {
+        Verdict::Timeout | Verdict::Error => true,
+        Verdict::TestFailure => o.detail.as_deref().is_some_and(|d| {
+            d.contains("TestTimedOutException")
+                || d.contains("java.util.concurrent.TimeoutException")
+                || d.contains("timed out after")
+        }),
+        Verdict::Plausible | Verdict::CompileError => false,
+    }
+}
