@@ -69,6 +69,9 @@ enum Command {
         /// Keep a fresh class loader for every test run (no warm loader, see DESIGN.md).
         #[arg(long = "no-warm")]
         no_warm: bool,
+        /// Worker processes the baseline's tests are spread over (default: number of cores).
+        #[arg(short = 'j', long = "jobs")]
+        jobs: Option<usize>,
     },
     /// Validate patch sets (ExpressAPR manifest v3 JSON files, directories or globs).
     Run {
@@ -192,6 +195,7 @@ pub fn main() -> i32 {
             exclude_test_source,
             baseline_timeout,
             no_warm,
+            jobs,
         } => {
             init_logging("info");
             let flags = Overrides {
@@ -227,6 +231,7 @@ pub fn main() -> i32 {
                     std::time::Duration::from_secs(baseline_timeout),
                     &triggers,
                     !no_warm,
+                    jobs.unwrap_or_else(default_jobs),
                 )
             })();
             match result {
@@ -258,13 +263,7 @@ pub fn main() -> i32 {
             patchsets,
         } => {
             init_logging("info");
-            let jobs = jobs
-                .unwrap_or_else(|| {
-                    std::thread::available_parallelism()
-                        .map(|n| n.get())
-                        .unwrap_or(1)
-                })
-                .max(1);
+            let jobs = jobs.unwrap_or_else(default_jobs).max(1);
             let options = crate::run::Options {
                 jobs,
                 technique,
@@ -331,4 +330,11 @@ fn warm_check(wd: &WorkDir, test: &[String], rounds: u32, reset: bool) -> i32 {
             }
         }
     }
+}
+
+/// Workers when `-j` is not given: one per core.
+fn default_jobs() -> usize {
+    std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1)
 }

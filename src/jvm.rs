@@ -232,12 +232,12 @@ impl Jvm {
                 let methods = unsafe {
                     [
                         NativeMethod::from_raw_parts(
-                            jni_str!("choose"),
+                            jni_str!("choose0"),
                             jni_str!("(I)I"),
                             rt_choose as *mut c_void,
                         ),
                         NativeMethod::from_raw_parts(
-                            jni_str!("tree"),
+                            jni_str!("tree0"),
                             jni_str!("(I)Z"),
                             rt_tree as *mut c_void,
                         ),

@@ -8,7 +8,7 @@ use crate::pool::Worker;
 use crate::project::coverage::Coverage;
 use crate::project::join_path;
 use crate::report::{Extra, SetResult};
-use crate::schedule::select::{needs_every_test, select, Selection};
+use crate::schedule::select::{select, Selection};
 use crate::schedule::share::{execute_shared, Board};
 use crate::schedule::Telemetry;
 use crate::weave;
@@ -181,7 +181,7 @@ impl SetValidation {
     }
 
     /// Runs the selected tests for `patches`; an outcome that may owe something to the tests
-    /// left out ([`needs_every_test`]) is decided again over every test.
+    /// left out ([`Selection::must_redo`]) is decided again over every test.
     fn execute(
         &mut self,
         ctx: &RunContext,
@@ -195,13 +195,13 @@ impl SetValidation {
         let (mut done, telemetry) =
             execute_shared(worker, ctx.board, cp, tests, patches, tree, phase);
         self.absorb(&telemetry);
-        if self.selection.skipped == 0 {
-            return done;
-        }
         let again: Vec<usize> = patches
             .iter()
             .copied()
-            .filter(|i| done.get(i).is_some_and(needs_every_test))
+            .filter(|i| {
+                done.get(i)
+                    .is_some_and(|o| self.selection.must_redo(o, ctx.tests))
+            })
             .collect();
         if again.is_empty() {
             return done;

@@ -123,7 +123,8 @@ fn sets_split_over_workers_keep_their_verdicts() {
         let mut helped = 0;
         for (set, want) in expected(&project) {
             let set_path = project.join("patches").join(&set);
-            let results = run_flags_ok(&work, &set_path, &["--split-ms", "0"], 2);
+            // Every test, so that there is something to split after the head.
+            let results = run_flags_ok(&work, &set_path, &["--split-ms", "0", "--all-tests"], 2);
             let r = results.last().expect("one result");
             assert_eq!(
                 &r.succlist, &want,

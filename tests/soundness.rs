@@ -32,6 +32,11 @@ fn statics_fixture_default_equals_no_dedup_equals_plain_equals_expected() {
     three_techniques_give_expected("statics");
 }
 
+#[test]
+fn selection_fixture_default_equals_no_dedup_equals_plain_equals_expected() {
+    three_techniques_give_expected("selection");
+}
+
 fn three_techniques_give_expected(name: &str) {
     let (_tmp, project) = fixture(name);
     let work = project.parent().unwrap().join("work");

@@ -3,6 +3,7 @@
 
 use super::coverage::Coverage;
 use super::javac::{compile_or_fail, copy_resources, sources};
+use super::passes::spread;
 use super::{default_jvm_options, io_err, join_path, Project, ProjectError, Toolchain};
 use crate::model::{TestId, TestResult};
 use crate::pool::protocol::Request;
@@ -95,6 +96,7 @@ pub fn init(
     baseline_timeout: Duration,
     declared_triggers: &[String],
     warm: bool,
+    jobs: usize,
 ) -> Result<State, ProjectError> {
     let started = Instant::now();
     std::fs::create_dir_all(&wd.root).map_err(io_err(&wd.root))?;
@@ -194,13 +196,35 @@ pub fn init(
     if ids.is_empty() {
         return Err(ProjectError::NoTests(join_path(&state.project.test_dirs)));
     }
+    // The passes over the tests run on `jobs` workers, each on its own part of the list.
+    let mut workers = vec![worker];
+    for id in 1..jobs.max(1) {
+        match worker_config(wd, &state.project, &state.tools, id)
+            .map_err(|e| e.to_string())
+            .and_then(|c| Worker::spawn(c).map_err(|e| e.to_string()))
+        {
+            Ok(w) => workers.push(w),
+            Err(e) => {
+                tracing::warn!("init goes on with {id} workers: starting another failed: {e}");
+                break;
+            }
+        }
+    }
     let bar = indicatif::ProgressBar::new(ids.len() as u64).with_style(
         indicatif::ProgressStyle::with_template("baseline {bar:30} {pos}/{len} tests {elapsed}")
             .expect("valid template"),
     );
-    for id in ids {
-        bar.inc(1);
-        match run_unpatched(&mut worker, &classpath, &id, baseline_timeout, false) {
+    let (runs, _) = spread(
+        &mut workers,
+        &ids,
+        |id| id.class.as_str(),
+        |worker, _: &mut (), id| {
+            bar.inc(1);
+            run_unpatched(worker, &classpath, id, baseline_timeout, false)
+        },
+    );
+    for (id, run) in ids.into_iter().zip(runs) {
+        match run {
             Ok((result, millis)) => {
                 if let TestResult::Error(why) = &result {
                     state.excluded.push((id.to_string(), why.clone()));
@@ -229,7 +253,7 @@ pub fn init(
             steady.push(t);
             continue;
         }
-        let again = run_unpatched(&mut worker, &classpath, &t.id, baseline_timeout, false);
+        let again = run_unpatched(&mut workers[0], &classpath, &t.id, baseline_timeout, false);
         if matches!(again, Ok((TestResult::Pass, _))) {
             tracing::warn!("{}: flaky (failed, then passed): left out", t.id);
             state.excluded.push((
@@ -274,7 +298,7 @@ pub fn init(
     }
     let _ = std::fs::remove_file(wd.coverage());
     if warm {
-        let coverage = mark_warm(&mut worker, &classpath, &wd.classes(), &mut state.tests);
+        let coverage = mark_warm(&mut workers, &classpath, &wd.classes(), &mut state.tests);
         if coverage.methods.is_empty() {
             tracing::warn!("coverage: no project method was seen; every test runs for every set");
         } else {
@@ -301,40 +325,50 @@ pub fn init(
 /// classes in `main` each test executes (DESIGN.md, "Test selection"): kept for the passing
 /// tests of warm classes only.
 fn mark_warm(
-    worker: &mut Worker,
+    workers: &mut [Worker],
     classpath: &[String],
     main: &Path,
     tests: &mut [TestRecord],
 ) -> Coverage {
+    let (differs, records) = spread(
+        workers,
+        tests,
+        |t| t.id.class.as_str(),
+        |worker, coverage: &mut Coverage, t| {
+            let timeout = Duration::from_millis(t.timeout_ms);
+            let run = match run_covered(worker, classpath, &t.id, timeout, true, Some(main)) {
+                Ok((r, ms, lines)) => match coverage.absorb(&t.id.to_string(), &lines) {
+                    Err(why) if r.passed() => {
+                        Ok((TestResult::Error(format!("coverage: {why}")), ms))
+                    }
+                    _ => Ok((r, ms)),
+                },
+                Err(e) => Err(e),
+            };
+            match run {
+                // A trigger test must fail the same way (exception class) in both loaders.
+                Ok((TestResult::Fail { exception, .. }, _))
+                    if !t.passed
+                        && t.failure
+                            .as_deref()
+                            .is_some_and(|f| f.split(": ").next() == Some(exception.as_str())) =>
+                {
+                    None
+                }
+                Ok((r, _)) if t.passed && r.passed() => None,
+                Ok((r, _)) => Some(r.describe()),
+                Err(e) => Some(e.to_string()),
+            }
+        },
+    );
+    let mut coverage = Coverage::default();
+    for r in records {
+        coverage.merge(r);
+    }
     let mut differing: std::collections::BTreeSet<String> = Default::default();
     let mut examples = Vec::new();
-    let mut coverage = Coverage::default();
-    for t in tests.iter() {
-        let timeout = Duration::from_millis(t.timeout_ms);
-        let run = run_covered(worker, classpath, &t.id, timeout, true, Some(main));
-        let run = match run {
-            Ok((r, ms, lines)) => match coverage.absorb(&t.id.to_string(), &lines) {
-                Ok(()) => Ok((r, ms)),
-                Err(why) if r.passed() => Ok((TestResult::Error(format!("coverage: {why}")), ms)),
-                Err(_) => Ok((r, ms)),
-            },
-            Err(e) => Err(e),
-        };
-        let differs = match run {
-            // A trigger test must fail the same way (exception class) in both loaders.
-            Ok((TestResult::Fail { exception, .. }, _))
-                if !t.passed
-                    && t.failure
-                        .as_deref()
-                        .is_some_and(|f| f.split(": ").next() == Some(exception.as_str())) =>
-            {
-                None
-            }
-            Ok((r, _)) if t.passed && r.passed() => None,
-            Ok((r, _)) => Some(r.describe()),
-            Err(e) => Some(e.to_string()),
-        };
-        if let Some(why) = differs {
+    for (t, why) in tests.iter().zip(differs) {
+        if let Some(why) = why {
             if examples.len() < 5 {
                 examples.push(format!("{}: {why}", t.id));
             }

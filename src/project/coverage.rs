@@ -60,6 +60,33 @@ impl Coverage {
         Ok(())
     }
 
+    /// Adds the record of another worker (whose JVM numbered the methods in its own order).
+    pub fn merge(&mut self, other: Coverage) {
+        let mut index: std::collections::HashMap<String, u32> = self
+            .methods
+            .iter()
+            .enumerate()
+            .map(|(i, m)| (m.clone(), i as u32))
+            .collect();
+        let map: Vec<u32> = other
+            .methods
+            .into_iter()
+            .map(|m| {
+                *index.entry(m.clone()).or_insert_with(|| {
+                    self.methods.push(m);
+                    (self.methods.len() - 1) as u32
+                })
+            })
+            .collect();
+        self.global
+            .extend(other.global.iter().map(|&i| map[i as usize]));
+        for (test, ids) in other.tests {
+            let mut ids: Vec<u32> = ids.iter().map(|&i| map[i as usize]).collect();
+            ids.sort_unstable();
+            self.tests.insert(test, ids);
+        }
+    }
+
     /// Forgets a test's coverage (it did not behave in the warm loader as in a fresh one).
     pub fn forget(&mut self, test: &str) {
         self.tests.remove(test);
@@ -184,6 +211,32 @@ mod tests {
     fn code_run_by_an_enum_initialiser_reaches_every_test() {
         let c = sample();
         assert!(matches!(c.reach("p/E", "<clinit>"), Reach::All(_)));
+    }
+
+    #[test]
+    fn records_of_two_workers_merge_by_method_name() {
+        let mut a = Coverage::default();
+        a.absorb(
+            "T#a",
+            &lines(&["cov\t1", "global\t", "name\t0\tp/A.f", "name\t1\tp/A.g"]),
+        )
+        .unwrap();
+        let mut b = Coverage::default();
+        b.absorb(
+            "T#b",
+            &lines(&[
+                "cov\t0,1",
+                "global\t1",
+                "name\t0\tp/A.g",
+                "name\t1\tp/E.<init>",
+            ]),
+        )
+        .unwrap();
+        a.merge(b);
+        assert_eq!(a.methods, ["p/A.f", "p/A.g", "p/E.<init>"]);
+        assert_eq!(a.tests["T#a"], [1]);
+        assert_eq!(a.tests["T#b"], [1, 2]);
+        assert_eq!(a.global, [2].into());
     }
 
     #[test]

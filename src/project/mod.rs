@@ -8,6 +8,7 @@ pub mod defects4j;
 pub mod javac;
 pub mod junit_jars;
 pub mod maven;
+pub mod passes;
 pub mod purity;
 pub mod warm;
 

@@ -13,6 +13,8 @@ pub struct Selection {
     pub tests: Vec<TestRecord>,
     /// Passing tests left out (their baseline result stands for every patch of the set).
     pub skipped: usize,
+    /// Position in the full order of the first test left out.
+    pub first_skipped: Option<usize>,
     /// Why every test runs, when selection was not possible.
     pub all_because: Option<String>,
 }
@@ -23,6 +25,7 @@ impl Selection {
         Selection {
             tests: tests.to_vec(),
             skipped: 0,
+            first_skipped: None,
             all_because: Some(why.into()),
         }
     }
@@ -69,21 +72,45 @@ pub fn select(
     if let crate::project::coverage::Reach::All(why) = &reach {
         return Selection::all(tests, why.clone());
     }
-    let (run, skip): (Vec<&TestRecord>, Vec<&TestRecord>) = tests
+    let keep: Vec<bool> = tests
         .iter()
-        .partition(|t| !t.passed || coverage.selects(&reach, &t.id.to_string()));
+        .map(|t| !t.passed || coverage.selects(&reach, &t.id.to_string()))
+        .collect();
     Selection {
-        tests: run.into_iter().cloned().collect(),
-        skipped: skip.len(),
+        tests: tests
+            .iter()
+            .zip(&keep)
+            .filter(|(_, k)| **k)
+            .map(|(t, _)| t.clone())
+            .collect(),
+        skipped: keep.iter().filter(|k| !**k).count(),
+        first_skipped: keep.iter().position(|k| !k),
         all_because: None,
     }
 }
 
-/// Whether a verdict from the selected tests may owe something to the tests left out: a
-/// timeout, an error, or a failure by a test's own time limit. A test's time depends on what ran
-/// before it in the same JVM (locale data, JIT), and the left-out tests ran before it in plain's
-/// order; everything else a test does depends only on the code it runs.
-pub fn needs_every_test(o: &Outcome) -> bool {
+impl Selection {
+    /// Whether an outcome over the selected tests must be decided again over every test: it may
+    /// owe something to time ([`owes_to_time`]) and a left-out test ran before its test in the
+    /// full order `tests` (trigger tests, which come first, never have one before them).
+    pub fn must_redo(&self, o: &Outcome, tests: &[TestRecord]) -> bool {
+        let Some(first) = self.first_skipped else {
+            return false;
+        };
+        owes_to_time(o)
+            && o.test.as_deref().is_none_or(|name| {
+                tests
+                    .iter()
+                    .position(|t| t.id.to_string() == name)
+                    .is_none_or(|pos| pos > first)
+            })
+    }
+}
+
+/// Whether a verdict may owe something to the tests that ran before its test: a timeout, an
+/// error, or a failure by a test's own time limit. A test's time depends on what ran before it in
+/// the same JVM (locale data, JIT); everything else a test does depends only on the code it runs.
+fn owes_to_time(o: &Outcome) -> bool {
     match o.verdict {
         Verdict::Timeout | Verdict::Error => true,
         Verdict::TestFailure => o.detail.as_deref().is_some_and(|d| {

@@ -13,9 +13,8 @@ import java.util.Map;
  * name share one) and starts with {@link #hit}. The hits of one test are taken with {@link #take}.
  * A hit inside the static initialiser of an enum or interface (which the warm loader runs once,
  * for whichever test touches the class first, where a fresh loader runs it in every test that
- * does) is also recorded as <em>global</em>: selection treats such a method as executed by every
- * test. An initialiser that throws leaves the depth raised, so everything after it counts as
- * global too: more tests selected, never fewer.
+ * does) is also recorded as <em>global</em> (Reset.initDepth, kept by the marks ResetTransformer
+ * puts around those initialisers): selection treats such a method as executed by every test.
  */
 public final class Cov {
     private Cov() {}
@@ -26,8 +25,6 @@ public final class Cov {
     private static final boolean[][] global = new boolean[4096][];
     private static final List<String> names = new ArrayList<>();
     private static final Map<String, Integer> ids = new HashMap<>();
-    /** Initialisers of enums and interfaces running now (over all threads). */
-    private static volatile int initDepth;
     /** Names already sent to the worker (ids below this one). */
     private static int reported;
 
@@ -48,17 +45,7 @@ public final class Cov {
 
     public static void hit(int id) {
         hits[id / PAGE][id % PAGE] = true;
-        if (initDepth > 0) global[id / PAGE][id % PAGE] = true;
-    }
-
-    /** At the start of an enum's or interface's static initialiser. */
-    public static synchronized void enterInit() {
-        initDepth++;
-    }
-
-    /** Before each normal return of such an initialiser. */
-    public static synchronized void exitInit() {
-        if (initDepth > 0) initDepth--;
+        if (Reset.initDepth > 0) global[id / PAGE][id % PAGE] = true;
     }
 
     /** Forgets the hits so far (before a test). */

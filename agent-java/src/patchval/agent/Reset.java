@@ -125,6 +125,31 @@ public final class Reset {
         }
     }
 
+    /** Initialisers of enums and interfaces running now, over all threads (ResetTransformer's marks). */
+    static volatile int initDepth;
+    /** Whether a patched location was reached while such an initialiser ran, since {@link #takePatchedInInit}. */
+    private static volatile boolean patchedInInit;
+
+    public static synchronized void enterInit() {
+        initDepth++;
+    }
+
+    public static synchronized void exitInit() {
+        if (initDepth > 0) initDepth--;
+    }
+
+    /** At a patched location (Rt.choose): the state an enum or interface keeps may now depend on the patch. */
+    static void patchedLocation() {
+        if (initDepth > 0) patchedInInit = true;
+    }
+
+    /** Whether a patched location was reached inside such an initialiser since the last call; clears the mark. */
+    static boolean takePatchedInInit() {
+        boolean was = patchedInInit;
+        patchedInInit = false;
+        return was;
+    }
+
     /** Whether a sticky class (ResetTransformer) was initialised since {@link #takeSticky}. */
     private static volatile boolean sticky;
 

@@ -8,11 +8,28 @@ import java.util.IdentityHashMap;
 public final class Rt {
     private Rt() {}
 
-    /** Sequential rounds: the patch to execute this round, or -1 (implemented in Rust). */
-    public static native int choose(int site);
+    /**
+     * The patch to execute at this visit of the location, or -1. Called at every visit of a
+     * location outside the tree ({@link #tree} is called at every visit of one in it): a visit inside an enum's or interface's initialiser makes
+     * the warm loader go after the test (Reset.patchedLocation), since what that initialiser
+     * computes now depends on the patch and no reset runs it again for the next patch.
+     */
+    public static int choose(int site) {
+        Reset.patchedLocation();
+        return choose0(site);
+    }
 
-    /** True when this round explores the state-transition tree (implemented in Rust). */
-    public static native boolean tree(int site);
+    /** Sequential rounds: the patch to execute this round, or -1 (implemented in Rust). */
+    private static native int choose0(int site);
+
+    /** True when this round explores the state-transition tree; the first call of a tree site's visit. */
+    public static boolean tree(int site) {
+        Reset.patchedLocation();
+        return tree0(site);
+    }
+
+    /** Implemented in Rust. */
+    private static native boolean tree0(int site);
 
     /** Tree rounds: how many patches to capture at this visit, -1 if unstable, -2 to run the chosen patch directly. */
     public static native int begin(int site);

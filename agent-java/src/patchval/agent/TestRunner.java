@@ -101,13 +101,15 @@ final class TestRunner {
         }
         if (reset) Reset.nextGeneration();
         Reset.takeSticky();
+        Reset.takePatchedInInit();
         String result = runIn(warm, className, methodName);
-        boolean sticky = Reset.takeSticky();
+        boolean sticky = Reset.takeSticky() | Reset.takePatchedInInit();
         if (reset && (sticky || leftBehind())) {
-            // The test initialised an enum or interface whose state no reset puts back, or a
-            // thread it started still runs code of the warm loader's classes (it could write the
-            // static state the next test starts from). The next test gets a new warm loader, in
-            // which that class is initialised afresh and which that thread cannot reach.
+            // The test initialised an enum or interface whose state no reset puts back (or whose
+            // initialiser ran a patched location, so its state belongs to this round's patch),
+            // or a thread it started still runs code of the warm loader's classes (it could write
+            // the static state the next test starts from). The next test gets a new warm loader,
+            // in which that class is initialised afresh and which that thread cannot reach.
             Reset.forget(warm);
             Util.closeQuietly(warm);
             warm = null;

@@ -1,6 +1,5 @@
 // patchval instrument: CoverageProbes owns the coverage probes of init's warm pass: one call to
-// Cov.hit(id) at the start of every method body of a project class, and the marks around the
-// static initialiser of an enum or interface (which no reset runs again).
+// Cov.hit(id) at the start of every method body of a project class.
 package patchval.instrument;
 
 import java.util.function.ToIntFunction;
@@ -20,19 +19,12 @@ final class CoverageProbes extends ClassVisitor {
     private final String owner;
     private final boolean resettable;
     private final ToIntFunction<String> ids;
-    private boolean enumOrInterface;
 
     CoverageProbes(ClassVisitor cv, String owner, boolean resettable, ToIntFunction<String> ids) {
         super(Opcodes.ASM9, cv);
         this.owner = owner;
         this.resettable = resettable;
         this.ids = ids;
-    }
-
-    @Override
-    public void visit(int v, int acc, String n, String sig, String sup, String[] itfs) {
-        enumOrInterface = (acc & (Opcodes.ACC_ENUM | Opcodes.ACC_INTERFACE)) != 0;
-        super.visit(v, acc, n, sig, sup, itfs);
     }
 
     @Override
@@ -44,22 +36,12 @@ final class CoverageProbes extends ClassVisitor {
         else if (n.startsWith("__pv$") || (resettable && n.equals("<clinit>"))) return mv;
         else member = n;
         int id = ids.applyAsInt(owner + "." + member);
-        boolean init = n.equals("<clinit>") && !resettable && enumOrInterface;
         return new MethodVisitor(Opcodes.ASM9, mv) {
             @Override
             public void visitCode() {
                 super.visitCode();
-                if (init) mv.visitMethodInsn(Opcodes.INVOKESTATIC, COV, "enterInit", "()V", false);
                 mv.visitLdcInsn(id);
                 mv.visitMethodInsn(Opcodes.INVOKESTATIC, COV, "hit", "(I)V", false);
-            }
-
-            @Override
-            public void visitInsn(int op) {
-                if (init && op == Opcodes.RETURN) {
-                    mv.visitMethodInsn(Opcodes.INVOKESTATIC, COV, "exitInit", "()V", false);
-                }
-                super.visitInsn(op);
             }
         };
     }

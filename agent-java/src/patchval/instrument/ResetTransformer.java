@@ -260,7 +260,8 @@ public final class ResetTransformer implements BiFunction<String, byte[], byte[]
             boolean entry = !clinit && (n.equals("<init>") || (acc & Opcodes.ACC_STATIC) != 0);
             // Interfaces take the generated setters as static methods from Java 8 class files on.
             Map<String, String> set = iface && version < Opcodes.V1_8 ? null : setters;
-            return new Guards(mv, name, entry ? guardId(name) : -1, clinit, set, iface, clinit && self.sticky);
+            return new Guards(mv, name, entry ? guardId(name) : -1, clinit, set, iface, clinit && self.sticky,
+                clinit && !self.resettable, version);
         }
 
         @Override
@@ -381,9 +382,17 @@ public final class ResetTransformer implements BiFunction<String, byte[], byte[]
         private final boolean selfInterface;
         /** The initialiser of a sticky class: reports to Reset first. */
         private final boolean sticky;
+        /**
+         * The initialiser of an enum or interface, which runs once per loader: brackets its run
+         * with Reset.enterInit and Reset.exitInit (on every return, and in a handler for every
+         * exception that leaves it, added last so the initialiser's own handlers come first).
+         */
+        private final boolean marks;
+        private final int version;
+        private final Label start = new Label();
 
         Guards(MethodVisitor mv, String self, int entryId, boolean clinit, Map<String, String> setters,
-               boolean selfInterface, boolean sticky) {
+               boolean selfInterface, boolean sticky, boolean marks, int version) {
             super(Opcodes.ASM9, mv);
             this.self = self;
             this.entryId = entryId;
@@ -391,6 +400,8 @@ public final class ResetTransformer implements BiFunction<String, byte[], byte[]
             this.setters = setters;
             this.selfInterface = selfInterface;
             this.sticky = sticky;
+            this.marks = marks;
+            this.version = version;
         }
 
         @Override
@@ -398,6 +409,33 @@ public final class ResetTransformer implements BiFunction<String, byte[], byte[]
             super.visitCode();
             if (entryId >= 0) touch(mv, entryId);
             if (sticky) mv.visitMethodInsn(Opcodes.INVOKESTATIC, RESET, "sticky", "()V", false);
+            if (marks) {
+                mv.visitMethodInsn(Opcodes.INVOKESTATIC, RESET, "enterInit", "()V", false);
+                mv.visitLabel(start);
+            }
+        }
+
+        @Override
+        public void visitInsn(int op) {
+            if (marks && op == Opcodes.RETURN) mv.visitMethodInsn(Opcodes.INVOKESTATIC, RESET, "exitInit", "()V", false);
+            super.visitInsn(op);
+        }
+
+        @Override
+        public void visitMaxs(int maxStack, int maxLocals) {
+            if (marks) {
+                Label end = new Label();
+                Label handler = new Label();
+                mv.visitLabel(end);
+                mv.visitTryCatchBlock(start, end, handler, null);
+                mv.visitLabel(handler);
+                if (version >= Opcodes.V1_6) {
+                    mv.visitFrame(Opcodes.F_FULL, 0, new Object[0], 1, new Object[] {"java/lang/Throwable"});
+                }
+                mv.visitMethodInsn(Opcodes.INVOKESTATIC, RESET, "exitInit", "()V", false);
+                mv.visitInsn(Opcodes.ATHROW);
+            }
+            super.visitMaxs(maxStack, maxLocals);
         }
 
         @Override
