@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Benchmark, side by side in one run at the same -j: plain validation, patchval without
-# deduplication (--no-dedup) and patchval (the default), on testdata fixtures and on the
-# real-project corpus. Per target: init time, then per technique wall time, core-seconds per patch
-# (user + system CPU of patchval and every worker or JVM it started), test rounds, the ratios to
-# the default, and whether every verdict agrees with plain's.
+# deduplication (--no-dedup), patchval running every test (--all-tests) and patchval (the
+# default), on testdata fixtures and on the real-project corpus. Per target: init time, then per
+# technique wall time, core-seconds per patch (user + system CPU of patchval and every worker or
+# JVM it started), test rounds, the ratios to the default, the tests the default ran against the
+# suite (summed over sets), and whether every verdict agrees with plain's.
 #
 # Usage: scripts/bench.sh [-j N] [TARGET ...]
 #   TARGET: a fixture name (calc, textutil, ...) or corpus:NAME (corpus:commons-math, ...);
@@ -37,9 +38,9 @@ timed() {
   { time "$@" >"$tmp/$label.out" 2>"$tmp/$label.err"; } 2>"$tmp/$label.time" || true
 }
 
-printf '%-22s %7s %7s | %8s %8s %8s | %9s %9s %9s | %7s %7s | %8s %8s | %s\n' \
-  target patches init_s plain_s nodedup_s default_s plain_cs/p nodedup_cs/p default_cs/p \
-  plain/def nodedup/def rounds_nd rounds_def agree
+printf '%-22s %7s %7s | %8s %8s %8s %8s | %9s %9s %9s | %7s %7s %7s | %8s %8s | %11s | %s\n' \
+  target patches init_s plain_s nodedup_s alltests_s default_s plain_cs/p nodedup_cs/p default_cs/p \
+  plain/def nodedup/def all/def rounds_nd rounds_def tests/suite agree
 for target in "${targets[@]}"; do
   name=${target#corpus:}
   work=$tmp/$name.w
@@ -63,10 +64,11 @@ for target in "${targets[@]}"; do
     tail -5 "$tmp/$name.init.err" >&2
     continue
   fi
-  for label in plain nodedup default; do
+  for label in plain nodedup alltests default; do
     case $label in
       plain) flags=(--technique plain) ;;
       nodedup) flags=(--no-dedup) ;;
+      alltests) flags=(--all-tests) ;;
       default) flags=() ;;
     esac
     rm -f "$work/result.jsonl"
@@ -81,27 +83,32 @@ def load(label):
 def times(label):
     wall, user, system = map(float, open(f"{tmp}/{name}.{label}.time").read().split())
     return wall, user + system
-runs = {l: load(l) for l in ("plain", "nodedup", "default")}
+labels = ("plain", "nodedup", "alltests", "default")
+runs = {l: load(l) for l in labels}
 by = lambda rs: {r["patches_path"]: r["succlist"] for r in rs}
-a, b, c = (by(runs[l]) for l in ("plain", "nodedup", "default"))
+a, b, d, c = (by(runs[l]) for l in labels)
 n = sum(len(v) for v in a.values())
-same = sum(x == y == z for k in a for x, y, z in zip(a[k], b.get(k, ""), c.get(k, "")))
+same = sum(x == y == z == w for k in a
+           for x, y, z, w in zip(a[k], b.get(k, ""), c.get(k, ""), d.get(k, "")))
 rounds = lambda rs: sum(r["extra"].get("rounds", 0) for r in rs)
+# Tests the default ran per set against the suite (summed over sets).
+sel = sum(r["extra"].get("tests_selected", 0) for r in runs["default"])
+suite = sum(r["extra"].get("tests_selected", 0) + r["extra"].get("tests_skipped", 0) for r in runs["default"])
 init_s, _ = times("init")
-(tp, cp), (tn, cn), (tv, cv) = (times(l) for l in ("plain", "nodedup", "default"))
+(tp, cp), (tn, cn), (ta, ca), (tv, cv) = (times(l) for l in labels)
 per = lambda cpu: cpu / max(n, 1)
-print(f"{target:<22} {n:>7} {init_s:>7.1f} | {tp:>8.1f} {tn:>8.1f} {tv:>8.1f} | "
-      f"{per(cp):>9.2f} {per(cn):>9.2f} {per(cv):>9.2f} | {tp/tv:>6.1f}x {tn/tv:>6.2f}x | "
-      f"{rounds(runs['nodedup']):>8} {rounds(runs['default']):>8} | {same}/{n}")
+print(f"{target:<22} {n:>7} {init_s:>7.1f} | {tp:>8.1f} {tn:>8.1f} {ta:>8.1f} {tv:>8.1f} | "
+      f"{per(cp):>9.2f} {per(cn):>9.2f} {per(cv):>9.2f} | {tp/tv:>6.1f}x {tn/tv:>6.2f}x {ta/tv:>6.2f}x | "
+      f"{rounds(runs['nodedup']):>8} {rounds(runs['default']):>8} | {sel:>5}/{suite:<5} | {same}/{n}")
 with open(f"{tmp}/totals", "a") as f:
-    f.write(f"{tp} {tn} {tv} {cp} {cn} {cv} {same} {n}\n")
+    f.write(f"{tp} {tn} {ta} {tv} {cp} {cn} {cv} {same} {n}\n")
 PY
 done
 [ -f "$tmp/totals" ] && python3 - "$tmp/totals" <<'PY'
 import sys
 rows = [list(map(float, l.split())) for l in open(sys.argv[1])]
-tp, tn, tv, cp, cn, cv, same, n = (sum(r[i] for r in rows) for i in range(8))
-print(f"{'all':<22} {int(n):>7} {'':>7} | {tp:>8.1f} {tn:>8.1f} {tv:>8.1f} | "
-      f"{cp/n:>9.2f} {cn/n:>9.2f} {cv/n:>9.2f} | {tp/tv:>6.1f}x {tn/tv:>6.2f}x | "
-      f"{'':>8} {'':>8} | {int(same)}/{int(n)}")
+tp, tn, ta, tv, cp, cn, cv, same, n = (sum(r[i] for r in rows) for i in range(9))
+print(f"{'all':<22} {int(n):>7} {'':>7} | {tp:>8.1f} {tn:>8.1f} {ta:>8.1f} {tv:>8.1f} | "
+      f"{cp/n:>9.2f} {cn/n:>9.2f} {cv/n:>9.2f} | {tp/tv:>6.1f}x {tn/tv:>6.2f}x {ta/tv:>6.2f}x | "
+      f"{'':>8} {'':>8} | {'':>11} | {int(same)}/{int(n)}")
 PY

@@ -214,10 +214,12 @@ pub fn init(
         indicatif::ProgressStyle::with_template("baseline {bar:30} {pos}/{len} tests {elapsed}")
             .expect("valid template"),
     );
+    let (ids_run, baseline_started) = (ids.len(), Instant::now());
     let (runs, _) = spread(
         &mut workers,
         &ids,
         |id| id.class.as_str(),
+        |_| 1.0,
         |worker, _: &mut (), id| {
             bar.inc(1);
             run_unpatched(worker, &classpath, id, baseline_timeout, false)
@@ -245,6 +247,12 @@ pub fn init(
         }
     }
     bar.finish_and_clear();
+    tracing::info!(
+        "baseline: {} tests on {} workers in {:.1}s",
+        ids_run,
+        workers.len(),
+        baseline_started.elapsed().as_secs_f64()
+    );
     // A test that fails once is run again: one that passes then is flaky (timing, order, the
     // machine's load) and would make verdicts flip between runs, so it is left out.
     let mut steady = Vec::with_capacity(state.tests.len());
@@ -298,7 +306,9 @@ pub fn init(
     }
     let _ = std::fs::remove_file(wd.coverage());
     if warm {
+        let started = Instant::now();
         let coverage = mark_warm(&mut workers, &classpath, &wd.classes(), &mut state.tests);
+        tracing::info!("warm pass: {:.1}s", started.elapsed().as_secs_f64());
         if coverage.methods.is_empty() {
             tracing::warn!("coverage: no project method was seen; every test runs for every set");
         } else {
@@ -334,6 +344,7 @@ fn mark_warm(
         workers,
         tests,
         |t| t.id.class.as_str(),
+        |t| t.millis,
         |worker, coverage: &mut Coverage, t| {
             let timeout = Duration::from_millis(t.timeout_ms);
             let run = match run_covered(worker, classpath, &t.id, timeout, true, Some(main)) {

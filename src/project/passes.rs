@@ -3,14 +3,15 @@
 
 use crate::pool::Worker;
 
-/// Runs `run` on every item, the items cut into one contiguous part per worker (cut only where
-/// the class changes, so a class's tests run in one JVM in their order, as they will at `run`);
-/// each worker's thread keeps a state of its own. Returns the results in item order and the
-/// states in worker order.
+/// Runs `run` on every item, the items cut into one contiguous part per worker of about equal
+/// total `weight` (cut only where the class changes, so a class's tests run in one JVM in their
+/// order, as they will at `run`); each worker's thread keeps a state of its own. Returns the
+/// results in item order and the states in worker order.
 pub fn spread<T, R, S>(
     workers: &mut [Worker],
     items: &[T],
     class_of: impl Fn(&T) -> &str + Sync,
+    weight: impl Fn(&T) -> f64,
     run: impl Fn(&mut Worker, &mut S, &T) -> R + Sync,
 ) -> (Vec<R>, Vec<S>)
 where
@@ -18,7 +19,7 @@ where
     R: Send,
     S: Default + Send,
 {
-    let parts = class_parts(items, workers.len(), &class_of);
+    let parts = class_parts(items, workers.len(), &class_of, &weight);
     std::thread::scope(|s| {
         let run = &run;
         let handles: Vec<_> = workers
@@ -43,19 +44,30 @@ where
     })
 }
 
-/// `items` cut into `n` contiguous parts of about equal length, each cut moved forward to the
-/// next change of class (parts may be empty).
-fn class_parts<'a, T>(items: &'a [T], n: usize, class_of: &impl Fn(&T) -> &str) -> Vec<&'a [T]> {
+/// `items` cut into `n` contiguous parts of about equal total weight, each cut moved forward to
+/// the next change of class (parts may be empty).
+fn class_parts<'a, T>(
+    items: &'a [T],
+    n: usize,
+    class_of: &impl Fn(&T) -> &str,
+    weight: &impl Fn(&T) -> f64,
+) -> Vec<&'a [T]> {
     let n = n.max(1);
+    let total: f64 = items.iter().map(weight).sum();
     let mut parts = Vec::with_capacity(n);
-    let mut start = 0;
+    let (mut start, mut i, mut acc) = (0, 0, 0.0);
     for k in 1..n {
-        let mut cut = (items.len() * k / n).max(start);
-        while cut > 0 && cut < items.len() && class_of(&items[cut]) == class_of(&items[cut - 1]) {
-            cut += 1;
+        let goal = total * k as f64 / n as f64;
+        while i < items.len() && acc + weight(&items[i]) / 2.0 <= goal {
+            acc += weight(&items[i]);
+            i += 1;
         }
-        parts.push(&items[start..cut]);
-        start = cut;
+        while i > 0 && i < items.len() && class_of(&items[i]) == class_of(&items[i - 1]) {
+            acc += weight(&items[i]);
+            i += 1;
+        }
+        parts.push(&items[start..i]);
+        start = i;
     }
     parts.push(&items[start..]);
     parts
@@ -71,8 +83,9 @@ mod tests {
             .iter()
             .flat_map(|(c, k)| (0..*k).map(move |i| (*c, i)))
             .collect();
+        let one = |_: &(&str, usize)| 1.0;
         for n in 1..6 {
-            let parts = class_parts(&items, n, &|t: &(&str, usize)| t.0);
+            let parts = class_parts(&items, n, &|t: &(&str, usize)| t.0, &one);
             assert_eq!(parts.len(), n);
             assert_eq!(parts.concat(), items, "n = {n}");
             for w in parts.windows(2) {
@@ -81,7 +94,11 @@ mod tests {
                 }
             }
         }
-        let two = class_parts(&items, 2, &|t: &(&str, usize)| t.0);
+        let two = class_parts(&items, 2, &|t: &(&str, usize)| t.0, &one);
         assert_eq!((two[0].len(), two[1].len()), (8, 2));
+        // By weight: A's three items weigh as much as all the rest.
+        let heavy = |t: &(&str, usize)| if t.0 == "A" { 7.0 } else { 1.0 };
+        let two = class_parts(&items, 2, &|t: &(&str, usize)| t.0, &heavy);
+        assert_eq!((two[0].len(), two[1].len()), (3, 7));
     }
 }

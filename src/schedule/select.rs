@@ -48,7 +48,7 @@ pub fn select(
         .project
         .source_dirs
         .iter()
-        .any(|d| file.starts_with(state.project.root.join(d)) || file.starts_with(d));
+        .any(|d| file.starts_with(state.project.root.join(d)));
     if !main {
         return Selection::all(tests, format!("{} is not a main source file", set.filename));
     }
