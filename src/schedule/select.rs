@@ -121,3 +121,56 @@ fn owes_to_time(o: &Outcome) -> bool {
         Verdict::Plausible | Verdict::CompileError => false,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Phase, TestId};
+
+    fn rec(name: &str, passed: bool) -> TestRecord {
+        TestRecord {
+            id: TestId::parse(name).unwrap(),
+            passed,
+            millis: 1.0,
+            timeout_ms: 5000,
+            failure: None,
+            warm: true,
+        }
+    }
+
+    fn timed_out_in(test: &str) -> Outcome {
+        let mut o = Outcome::new(Verdict::Timeout, Phase::Execute);
+        o.test = Some(test.into());
+        o
+    }
+
+    #[test]
+    fn a_timeout_is_redone_only_after_a_left_out_test() {
+        let tests = [
+            rec("a.T#trigger", false),
+            rec("a.T#x", true),
+            rec("a.T#y", true),
+        ];
+        let sel = Selection {
+            tests: vec![tests[0].clone(), tests[2].clone()],
+            skipped: 1,
+            first_skipped: Some(1),
+            all_because: None,
+        };
+        assert!(!sel.must_redo(&timed_out_in("a.T#trigger"), &tests));
+        assert!(sel.must_redo(&timed_out_in("a.T#y"), &tests));
+        let mut failed = timed_out_in("a.T#y");
+        failed.verdict = Verdict::TestFailure;
+        failed.detail = Some("java.lang.AssertionError: expected 1".into());
+        assert!(!sel.must_redo(&failed, &tests), "a plain failure stands");
+        failed.detail = Some(
+            "org.junit.runners.model.TestTimedOutException: test timed out after 100 milliseconds"
+                .into(),
+        );
+        assert!(
+            sel.must_redo(&failed, &tests),
+            "a failure by the test's own time limit"
+        );
+        assert!(!Selection::all(&tests, "x").must_redo(&timed_out_in("a.T#y"), &tests));
+    }
+}
