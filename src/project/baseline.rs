@@ -220,12 +220,17 @@ pub fn init(
         &ids,
         |id| id.class.as_str(),
         |_| 1.0,
-        |worker, _: &mut (), id| {
+        |index, worker, _: &mut (), id| {
             bar.inc(1);
-            run_unpatched(worker, &classpath, id, baseline_timeout, false)
+            let run = run_unpatched(worker, &classpath, id, baseline_timeout, false);
+            (index, run)
         },
     );
-    for (id, run) in ids.into_iter().zip(runs) {
+    // Which worker ran each test: a failing test runs again there, in the same project copy
+    // (a test may leave files behind that decide how it runs next time).
+    let mut ran_on = std::collections::HashMap::new();
+    for (id, (index, run)) in ids.into_iter().zip(runs) {
+        ran_on.insert(id.to_string(), index);
         match run {
             Ok((result, millis)) => {
                 if let TestResult::Error(why) = &result {
@@ -261,7 +266,8 @@ pub fn init(
             steady.push(t);
             continue;
         }
-        let again = run_unpatched(&mut workers[0], &classpath, &t.id, baseline_timeout, false);
+        let worker = &mut workers[ran_on.get(&t.id.to_string()).copied().unwrap_or(0)];
+        let again = run_unpatched(worker, &classpath, &t.id, baseline_timeout, false);
         if matches!(again, Ok((TestResult::Pass, _))) {
             tracing::warn!("{}: flaky (failed, then passed): left out", t.id);
             state.excluded.push((
@@ -345,7 +351,7 @@ fn mark_warm(
         tests,
         |t| t.id.class.as_str(),
         |t| t.millis,
-        |worker, coverage: &mut Coverage, t| {
+        |_, worker, coverage: &mut Coverage, t| {
             let timeout = Duration::from_millis(t.timeout_ms);
             let run = match run_covered(worker, classpath, &t.id, timeout, true, Some(main)) {
                 Ok((r, ms, lines)) => match coverage.absorb(&t.id.to_string(), &lines) {

@@ -5,14 +5,14 @@ use crate::pool::Worker;
 
 /// Runs `run` on every item, the items cut into one contiguous part per worker of about equal
 /// total `weight` (cut only where the class changes, so a class's tests run in one JVM in their
-/// order, as they will at `run`); each worker's thread keeps a state of its own. Returns the
-/// results in item order and the states in worker order.
+/// order, as they will at `run`); each worker's thread keeps a state of its own, and `run` is
+/// told the worker's index. Returns the results in item order and the states in worker order.
 pub fn spread<T, R, S>(
     workers: &mut [Worker],
     items: &[T],
     class_of: impl Fn(&T) -> &str + Sync,
     weight: impl Fn(&T) -> f64,
-    run: impl Fn(&mut Worker, &mut S, &T) -> R + Sync,
+    run: impl Fn(usize, &mut Worker, &mut S, &T) -> R + Sync,
 ) -> (Vec<R>, Vec<S>)
 where
     T: Sync,
@@ -25,10 +25,14 @@ where
         let handles: Vec<_> = workers
             .iter_mut()
             .zip(parts)
-            .map(|(worker, part)| {
+            .enumerate()
+            .map(|(index, (worker, part))| {
                 s.spawn(move || {
                     let mut state = S::default();
-                    let out: Vec<R> = part.iter().map(|t| run(worker, &mut state, t)).collect();
+                    let out: Vec<R> = part
+                        .iter()
+                        .map(|t| run(index, worker, &mut state, t))
+                        .collect();
                     (out, state)
                 })
             })
