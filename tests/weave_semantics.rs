@@ -22,7 +22,7 @@ const ALLOWED_FALLBACK: &[(&str, usize)] = &[
     ("maybe_assigned_local", 3),
 ];
 
-/// The real `Rt.java` with its natives replaced by Java: `choose`/`decide` answer the patch in
+/// The real `Rt.java` with its natives replaced by Java: `choose0`/`decide` answer the patch in
 /// `pv.patch`; with `pv.tree` set, every visit captures all patches listed in `pv.all` (so each
 /// capture must leave no trace) and then replays the chosen one.
 fn fake_rt() -> String {
@@ -32,8 +32,10 @@ fn fake_rt() -> String {
     ))
     .expect("agent-java Rt.java");
     let natives = [
-        ("public static native int choose(int site);", "public static int choose(int site) { return Integer.getInteger(\"pv.patch\", -1); }"),
-        ("public static native boolean tree(int site);", "public static boolean tree(int site) { return Boolean.getBoolean(\"pv.tree\"); }"),
+        ("private static native int choose0(int site);", "private static int choose0(int site) { return Integer.getInteger(\"pv.patch\", -1); }"),
+        ("private static native boolean tree0(int site);", "private static boolean tree0(int site) { return Boolean.getBoolean(\"pv.tree\"); }"),
+        // The warm loader's bookkeeping (Reset) is not part of the compiled test program.
+        ("        Reset.patchedLocation();\n", ""),
         ("public static native int begin(int site);", "public static int begin(int site) { return all().length; }"),
         ("public static native int patchAt(int site, int k);", "public static int patchAt(int site, int k) { return all()[k]; }"),
         ("public static native void report(int site, int patch, String change);", "public static void report(int site, int patch, String change) { }"),
