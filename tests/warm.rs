@@ -51,6 +51,68 @@ fn statics_fixture_warm_equals_fresh_and_needs_the_reset() {
     }
 }
 
+/// The coverage init records in the warm pass (`WORK/coverage.json`, DESIGN.md "Test
+/// selection"): what an enum's initialiser runs, the initialiser included, counts for every test
+/// (the warm loader runs it for the first test only); a method of a reset class is recorded for
+/// exactly the tests that call it.
+#[test]
+fn statics_coverage_marks_enum_initialisers_global() {
+    let (_tmp, project) = fixture("statics");
+    let work = project.parent().unwrap().join("work");
+    init(&project, &work);
+    let text = std::fs::read_to_string(work.join("coverage.json")).expect("coverage.json");
+    let c: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let methods: Vec<&str> = c["methods"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect();
+    let id = |m: &str| {
+        methods
+            .iter()
+            .position(|x| *x == m)
+            .unwrap_or_else(|| panic!("{m} not recorded: {methods:?}"))
+    };
+    let global: Vec<usize> = c["global"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i.as_u64().unwrap() as usize)
+        .collect();
+    for m in [
+        "org/example/statics/Mode.<clinit>",
+        "org/example/statics/Mode.<init>",
+        "org/example/statics/Level.<clinit>",
+        "org/example/statics/Catalog.<clinit>",
+    ] {
+        assert!(global.contains(&id(m)), "{m} must be global: {text}");
+    }
+    let add = id("org/example/statics/Registry.add");
+    assert!(!global.contains(&add));
+    let mut callers: Vec<&str> = c["tests"]
+        .as_object()
+        .unwrap()
+        .iter()
+        .filter(|(_, ids)| {
+            ids.as_array()
+                .unwrap()
+                .iter()
+                .any(|i| i.as_u64() == Some(add as u64))
+        })
+        .map(|(t, _)| t.as_str())
+        .collect();
+    callers.sort();
+    assert_eq!(
+        callers,
+        [
+            "org.example.statics.RegistryATest#addOne",
+            "org.example.statics.RegistryATest#addTwo",
+            "org.example.statics.RegistryBTest#startsEmpty",
+        ]
+    );
+}
+
 #[test]
 fn fixtures_warm_equals_fresh() {
     for name in [

@@ -351,17 +351,15 @@ fn mark_warm(
         tests,
         |t| t.id.class.as_str(),
         |t| t.millis,
-        |_, worker, coverage: &mut Coverage, t| {
+        |_, worker, records: &mut PerJvm, t| {
             let timeout = Duration::from_millis(t.timeout_ms);
-            let run = match run_covered(worker, classpath, &t.id, timeout, true, Some(main)) {
-                Ok((r, ms, lines)) => match coverage.absorb(&t.id.to_string(), &lines) {
-                    Err(why) if r.passed() => {
-                        Ok((TestResult::Error(format!("coverage: {why}")), ms))
-                    }
-                    _ => Ok((r, ms)),
+            let coverage = records.current(worker.jvm_starts);
+            let run = run_covered(worker, classpath, &t.id, timeout, true, Some(main)).map(
+                |(r, ms, lines)| match coverage.absorb(&t.id.to_string(), &lines) {
+                    Err(why) if r.passed() => (TestResult::Error(format!("coverage: {why}")), ms),
+                    _ => (r, ms),
                 },
-                Err(e) => Err(e),
-            };
+            );
             match run {
                 // A trigger test must fail the same way (exception class) in both loaders.
                 Ok((TestResult::Fail { exception, .. }, _))
@@ -379,7 +377,7 @@ fn mark_warm(
         },
     );
     let mut coverage = Coverage::default();
-    for r in records {
+    for r in records.into_iter().flat_map(|r| r.records) {
         coverage.merge(r);
     }
     let mut differing: std::collections::BTreeSet<String> = Default::default();
@@ -410,6 +408,25 @@ fn mark_warm(
         }
     );
     coverage
+}
+
+/// One worker's coverage records, one per JVM it ran: a JVM restarted after a timeout or a crash
+/// numbers the methods from 0 again.
+#[derive(Default)]
+struct PerJvm {
+    records: Vec<Coverage>,
+    jvm: Option<u32>,
+}
+
+impl PerJvm {
+    /// The record of the worker's current JVM (`jvm_starts`).
+    fn current(&mut self, jvm_starts: u32) -> &mut Coverage {
+        if self.jvm != Some(jvm_starts) || self.records.is_empty() {
+            self.jvm = Some(jvm_starts);
+            self.records.push(Coverage::default());
+        }
+        self.records.last_mut().expect("one record at least")
+    }
 }
 
 /// Binary names of top-level classes below a class directory.

@@ -28,34 +28,42 @@ pub enum Reach {
 }
 
 impl Coverage {
-    /// Adds one covered test run's agent lines (`cov`, `global`, `name`) to the record.
+    /// Adds one covered test run's agent lines (`cov`, `global`, `name`) to the record; on an
+    /// error the record is left as it was.
     pub fn absorb(&mut self, test: &str, lines: &[String]) -> Result<(), String> {
-        let mut covered = None;
+        let (mut covered, mut global, mut names) = (None, Vec::new(), Vec::new());
         for line in lines {
             let (kind, rest) = line.split_once('\t').unwrap_or((line.as_str(), ""));
             match kind {
                 "cov" => covered = Some(ids(rest)?),
-                "global" => self.global.extend(ids(rest)?),
+                "global" => global = ids(rest)?,
                 "name" => {
                     let (id, name) = rest
                         .split_once('\t')
                         .ok_or_else(|| format!("coverage name line without an id: {line}"))?;
                     let id: usize = id.parse().map_err(|_| format!("bad coverage id: {line}"))?;
-                    if id != self.methods.len() {
+                    let next = self.methods.len() + names.len();
+                    if id != next {
                         return Err(format!(
-                            "coverage names out of order: id {id} after {} names",
-                            self.methods.len()
+                            "coverage names out of order: id {id} after {next} names"
                         ));
                     }
-                    self.methods.push(name.to_string());
+                    names.push(name.to_string());
                 }
                 _ => return Err(format!("unexpected coverage line: {line}")),
             }
         }
         let covered = covered.ok_or("no coverage line after the result")?;
-        if let Some(bad) = covered.iter().find(|&&i| i as usize >= self.methods.len()) {
+        let known = self.methods.len() + names.len();
+        if let Some(bad) = covered
+            .iter()
+            .chain(&global)
+            .find(|&&i| i as usize >= known)
+        {
             return Err(format!("coverage id {bad} has no name"));
         }
+        self.methods.extend(names);
+        self.global.extend(global);
         self.tests.insert(test.to_string(), covered);
         Ok(())
     }

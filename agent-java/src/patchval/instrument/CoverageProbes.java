@@ -36,12 +36,15 @@ final class CoverageProbes extends ClassVisitor {
         else if (n.startsWith("__pv$") || (resettable && n.equals("<clinit>"))) return mv;
         else member = n;
         int id = ids.applyAsInt(owner + "." + member);
+        // The initialiser of a class no reset runs again (an enum, an interface) is global itself,
+        // whatever the order of this probe and ResetTransformer's enterInit mark.
+        String probe = n.equals("<clinit>") && !resettable ? "hitGlobal" : "hit";
         return new MethodVisitor(Opcodes.ASM9, mv) {
             @Override
             public void visitCode() {
                 super.visitCode();
                 mv.visitLdcInsn(id);
-                mv.visitMethodInsn(Opcodes.INVOKESTATIC, COV, "hit", "(I)V", false);
+                mv.visitMethodInsn(Opcodes.INVOKESTATIC, COV, probe, "(I)V", false);
             }
         };
     }
