@@ -24,6 +24,16 @@ pub struct CompileSetup {
     pub encoding: String,
 }
 
+/// Class path for compiling a patched or woven file: the project's classes, its dependencies,
+/// the agent jar (for `Rt`).
+pub fn compile_classpath(classes: &Path, deps: &[PathBuf], agent_jar: &Path) -> String {
+    crate::project::join_path(
+        std::iter::once(classes.to_path_buf())
+            .chain(deps.iter().cloned())
+            .chain(std::iter::once(agent_jar.to_path_buf())),
+    )
+}
+
 /// One javac error.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Diagnostic {
@@ -32,7 +42,7 @@ pub struct Diagnostic {
 }
 
 impl CompileSetup {
-    fn options(&self) -> Vec<String> {
+    pub(crate) fn options(&self) -> Vec<String> {
         [
             "-d",
             &self.overlay.display().to_string(),

@@ -4,7 +4,7 @@
 use crate::model::Technique;
 use crate::patchset;
 use crate::pool::Worker;
-use crate::project::baseline::worker_config;
+use crate::project::baseline::spawn_worker;
 use crate::project::coverage::Coverage;
 use crate::report::{human_line, Reporter, SetResult};
 use crate::schedule::ordered_tests;
@@ -194,7 +194,5 @@ pub fn run(wd: &WorkDir, args: &[String], options: &Options) -> anyhow::Result<S
 
 /// Starts worker `id` of the schemata.
 fn spawn(ctx: &RunContext, id: usize) -> Result<Worker, String> {
-    worker_config(ctx.wd, &ctx.state.project, &ctx.state.tools, id)
-        .map_err(|e| e.to_string())
-        .and_then(|c| Worker::spawn(c).map_err(|e| e.to_string()))
+    spawn_worker(ctx.wd, &ctx.state.project, &ctx.state.tools, id).map_err(|e| e.to_string())
 }

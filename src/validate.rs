@@ -6,7 +6,6 @@ use crate::model::{Outcome, PatchSet, Phase, Verdict};
 use crate::patchset;
 use crate::pool::Worker;
 use crate::project::coverage::Coverage;
-use crate::project::join_path;
 use crate::report::{Extra, SetResult};
 use crate::schedule::select::{select, Selection};
 use crate::schedule::share::{execute_shared, Board};
@@ -34,10 +33,10 @@ pub struct RunContext<'a> {
 impl RunContext<'_> {
     /// Class path for compiling a patched or woven file.
     pub fn compile_classpath(&self) -> String {
-        join_path(
-            std::iter::once(self.wd.classes())
-                .chain(self.state.project.classpath.iter().cloned())
-                .chain(std::iter::once(self.agent_jar.clone())),
+        crate::compile::compile_classpath(
+            &self.wd.classes(),
+            &self.state.project.classpath,
+            &self.agent_jar,
         )
     }
 

@@ -108,11 +108,19 @@ impl WorkDir {
     }
 
     /// Makes a fresh copy of the project tree for worker `id` (once per worker and run; build
-    /// output, version control and the work dir itself are left out).
+    /// output, version control and the work dir itself are left out). The directory itself is
+    /// kept and only emptied, so a worker already started in it (its working directory) sees
+    /// the new copy.
     pub fn copy_project(&self, id: usize, project_root: &Path) -> std::io::Result<PathBuf> {
         let dest = self.worker_project(id);
-        if dest.exists() {
-            std::fs::remove_dir_all(&dest)?;
+        std::fs::create_dir_all(&dest)?;
+        for entry in std::fs::read_dir(&dest)? {
+            let entry = entry?;
+            if entry.file_type()?.is_dir() {
+                std::fs::remove_dir_all(entry.path())?;
+            } else {
+                std::fs::remove_file(entry.path())?;
+            }
         }
         let skip = |p: &Path| {
             p.starts_with(&self.root)

@@ -20,8 +20,56 @@ pub fn timeout_for(millis: f64) -> u64 {
     5000 + (1.5 * millis).ceil() as u64
 }
 
-/// The worker configuration for a work directory (used by init and run alike).
+/// The worker configuration for a work directory (used by init and run alike), with the
+/// class-data archive (`project/archive.rs`) when one was made for exactly this configuration.
 pub fn worker_config(
+    wd: &WorkDir,
+    project: &Project,
+    tools: &Toolchain,
+    id: usize,
+) -> Result<WorkerConfig, ProjectError> {
+    let mut config = config_without_archive(wd, project, tools, id)?;
+    if let Some(o) = super::archive::option_for(
+        wd,
+        &config.java_home,
+        &config.class_path,
+        &config.jvm_options,
+    ) {
+        config.jvm_options.push(o);
+    }
+    Ok(config)
+}
+
+/// Starts worker `id` in a fresh copy of the project, made while its JVM starts.
+pub fn spawn_worker(
+    wd: &WorkDir,
+    project: &Project,
+    tools: &Toolchain,
+    id: usize,
+) -> Result<Worker, ProjectError> {
+    let config = worker_config(wd, project, tools, id)?;
+    std::fs::create_dir_all(&config.cwd).map_err(io_err(&config.cwd))?;
+    let (worker, copied) = std::thread::scope(|s| {
+        let copy = s.spawn(|| wd.copy_project(id, &project.root));
+        let worker = Worker::spawn(config);
+        (worker, copy.join())
+    });
+    let dest = wd.worker_project(id);
+    match copied {
+        Ok(Ok(_)) => {}
+        Ok(Err(e)) => return Err(io_err(&dest)(e)),
+        Err(_) => {
+            return Err(ProjectError::Worker(format!(
+                "{}: copying panicked",
+                dest.display()
+            )))
+        }
+    }
+    worker.map_err(|e| ProjectError::Worker(e.to_string()))
+}
+
+/// As [`worker_config`], without the class-data archive (for the JVM that makes it).
+pub(crate) fn config_without_archive(
     wd: &WorkDir,
     project: &Project,
     tools: &Toolchain,
@@ -43,9 +91,7 @@ pub fn worker_config(
         java_home: tools.java_home.clone(),
         class_path: join_path(std::iter::once(agent).chain(tools.junit.iter().cloned())),
         jvm_options,
-        cwd: wd
-            .copy_project(id, &project.root)
-            .map_err(io_err(&wd.worker_project(id)))?,
+        cwd: wd.worker_project(id),
         log: wd.logs().join(format!("worker-{id}.log")),
     })
 }
@@ -159,8 +205,7 @@ pub fn init(
     let (pure, impure) = purity.summary();
     tracing::info!("purity scan: {pure} pure and {impure} impure methods");
     let classes = test_class_names(&wd.test_classes());
-    let mut worker = Worker::spawn(worker_config(wd, &project, &tools, 0)?)
-        .map_err(|e| ProjectError::Worker(e.to_string()))?;
+    let mut worker = spawn_worker(wd, &project, &tools, 0)?;
     let mut state = State {
         project,
         tools,
@@ -199,10 +244,7 @@ pub fn init(
     // The passes over the tests run on `jobs` workers, each on its own part of the list.
     let mut workers = vec![worker];
     for id in 1..jobs.max(1) {
-        match worker_config(wd, &state.project, &state.tools, id)
-            .map_err(|e| e.to_string())
-            .and_then(|c| Worker::spawn(c).map_err(|e| e.to_string()))
-        {
+        match spawn_worker(wd, &state.project, &state.tools, id) {
             Ok(w) => workers.push(w),
             Err(e) => {
                 tracing::warn!("init goes on with {id} workers: starting another failed: {e}");
@@ -329,6 +371,17 @@ pub fn init(
                 .save(&wd.coverage())
                 .map_err(io_err(&wd.coverage()))?;
         }
+    }
+    // The workers' copies of the project are made again for the training JVM.
+    drop(workers);
+    let trained = Instant::now();
+    match super::archive::make(wd, &state) {
+        Ok(path) => tracing::info!(
+            "class-data archive for the workers: {:.1} MB in {:.1}s",
+            std::fs::metadata(&path).map_or(0.0, |m| m.len() as f64 / 1e6),
+            trained.elapsed().as_secs_f64()
+        ),
+        Err(why) => tracing::warn!("workers run without a class-data archive: {why}"),
     }
     state.init_seconds = started.elapsed().as_secs_f64();
     wd.save(&state).map_err(io_err(&wd.state()))?;

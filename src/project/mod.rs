@@ -1,6 +1,7 @@
 //! The project under validation: source and test roots, class path, Java release and JVM options,
 //! built from flags, a `patchval.toml` in the project, or the Maven standard layout.
 
+pub mod archive;
 pub mod baseline;
 pub mod classfile;
 pub mod coverage;
