@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
 # Installs what patchval needs on a Debian machine (as root or with sudo): a JDK 17, JUnit 4,
-# Hamcrest, JUnit 5, ASM (the agent's instrumenter), Maven with its dependency plugin, bc (the demo's timings), python3; for the
-# test suite's real-project corpus a deb-src entry and the corpus projects' test dependencies
-# (scripts/corpus.sh --install-only); and cargo-nextest. Safe to run again.
+# Hamcrest, JUnit 5 (the agent is built against its launcher), ASM (the agent's instrumenter) and
+# bc (the demo's timings): what `scripts/demo.sh` needs, nothing more.
+# With --tests, also what the test suite needs: Maven with its dependency plugin (the Maven
+# fixtures), python3, a deb-src entry and the corpus projects' test dependencies
+# (scripts/corpus.sh --install-only), and cargo-nextest. Safe to run again.
 set -euo pipefail
+tests=false
+[ "${1:-}" = "--tests" ] && tests=true
 
 need=()
 [ -x /usr/lib/jvm/java-17-openjdk-amd64/bin/javac ] || need+=(openjdk-17-jdk-headless)
@@ -11,10 +15,12 @@ need=()
 [ -f /usr/share/java/hamcrest-core.jar ] || need+=(libhamcrest-java)
 [ -f /usr/share/java/junit-platform-launcher.jar ] || need+=(junit5)
 [ -f /usr/share/java/asm.jar ] || need+=(libasm-java)
-command -v mvn >/dev/null || need+=(maven)
-[ -d /usr/share/maven-repo/org/apache/maven/plugins/maven-dependency-plugin ] || need+=(libmaven-dependency-plugin-java)
 command -v bc >/dev/null || need+=(bc)
-command -v python3 >/dev/null || need+=(python3)
+if $tests; then
+  command -v mvn >/dev/null || need+=(maven)
+  [ -d /usr/share/maven-repo/org/apache/maven/plugins/maven-dependency-plugin ] || need+=(libmaven-dependency-plugin-java)
+  command -v python3 >/dev/null || need+=(python3)
+fi
 if [ ${#need[@]} -gt 0 ]; then
   sudo=""
   [ "$(id -u)" -eq 0 ] || sudo="sudo"
@@ -22,6 +28,7 @@ if [ ${#need[@]} -gt 0 ]; then
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need[@]}" >&2
 fi
+$tests || exit 0
 "$(dirname "$0")/corpus.sh" --install-only
 if ! cargo nextest --version >/dev/null 2>&1; then
   echo "installing cargo-nextest" >&2

@@ -3,10 +3,12 @@
 # --no-install: Debian source packages downloaded once into $PATCHVAL_CORPUS, unpacked afresh and
 # seeded), then `cargo nextest run` with PATCHVAL_CORPUS set, so tests/corpus.rs validates the
 # corpus projects too (alone on the machine, its output shown: .config/nextest.toml).
-# Needs scripts/setup.sh first. Extra arguments go to cargo nextest run.
+# First installs what the tests need and is missing (scripts/setup.sh --tests: apt, as root or
+# with sudo; nothing when all is there). Extra arguments go to cargo nextest run.
 # Without the corpus (a few minutes instead of about half an hour): `cargo nextest run`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+scripts/setup.sh --tests
 export JAVA_HOME=${JAVA_HOME:-/usr/lib/jvm/java-17-openjdk-amd64}
 export PATCHVAL_CORPUS=${PATCHVAL_CORPUS:-$HOME/.cache/patchval-corpus}
 scripts/corpus.sh --no-install

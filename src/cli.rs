@@ -96,6 +96,11 @@ enum Command {
         /// method at init).
         #[arg(long = "all-tests")]
         all_tests: bool,
+        /// Reuse the results of earlier runs in this work dir for the sets they decided with the
+        /// same patchval version, technique, options, work-dir state and set content (sets with
+        /// an `E` verdict or an error are validated again).
+        #[arg(long)]
+        resume: bool,
         /// Patch set files, directories or glob patterns.
         #[arg(required = true)]
         patchsets: Vec<String>,
@@ -260,6 +265,7 @@ pub fn main() -> i32 {
             split_ms,
             no_split,
             all_tests,
+            resume,
             patchsets,
         } => {
             init_logging("info");
@@ -271,6 +277,7 @@ pub fn main() -> i32 {
                 split_ms: (!no_split).then_some(split_ms.max(0.0)),
                 all_tests,
                 echo: true,
+                resume,
             };
             match crate::run::run(&WorkDir::new(&work_dir), &patchsets, &options) {
                 Ok(summary) if summary.all_validated() => exit::OK,

@@ -12,6 +12,7 @@ pub mod patchset;
 pub mod plain;
 pub mod pool;
 pub mod project;
+pub mod records;
 pub mod report;
 pub mod run;
 pub mod schedule;

@@ -50,7 +50,37 @@ pub fn parse(path: &Path, text: &str) -> Result<PatchSet, PatchSetError> {
             version: set.manifest_version,
         });
     }
+    if let Some(message) = filename_problem(&set.filename) {
+        return Err(PatchSetError::Invalid {
+            path: path.to_path_buf(),
+            field: "filename".into(),
+            message,
+        });
+    }
     Ok(set)
+}
+
+/// Why `filename` cannot name a source file of the project: it must be a relative path below
+/// the project root (the patched file is written at that path inside a worker's copy of the
+/// project, so `..` or an absolute path would write outside it).
+fn filename_problem(filename: &str) -> Option<String> {
+    use std::path::Component;
+    let p = Path::new(filename);
+    if filename.is_empty() {
+        return Some("empty".into());
+    }
+    if !p
+        .components()
+        .all(|c| matches!(c, Component::Normal(_) | Component::CurDir))
+    {
+        return Some(format!(
+            "`{filename}` is not a relative path below the project root (no `..`, not absolute)"
+        ));
+    }
+    if p.extension().and_then(|e| e.to_str()) != Some("java") {
+        return Some(format!("`{filename}` is not a .java file"));
+    }
+    None
 }
 
 /// Reads and parses one manifest file.
@@ -166,6 +196,29 @@ mod tests {
             parse(Path::new("v.json"), &v2),
             Err(PatchSetError::Version { version: 2, .. })
         ));
+    }
+
+    #[test]
+    fn a_filename_outside_the_project_is_refused() {
+        for bad in [
+            "../../x.java",
+            "/etc/A.java",
+            "src/../../A.java",
+            "",
+            "src/A.txt",
+        ] {
+            let text = GOOD.replace(r#""filename":"A.java""#, &format!(r#""filename":"{bad}""#));
+            let e = parse(Path::new("f.json"), &text).unwrap_err().to_string();
+            assert!(
+                e.contains("f.json") && e.contains("field `filename`"),
+                "{bad}: {e}"
+            );
+        }
+        let fine = GOOD.replace(
+            r#""filename":"A.java""#,
+            r#""filename":"./src/main/java/A.java""#,
+        );
+        assert!(parse(Path::new("f.json"), &fine).is_ok());
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! Results as they arrive: `result.jsonl` (one ExpressAPR-compatible line per patch set, flushed
-//! at once), `details.jsonl` (one line per patch), a human line per set on stdout.
+//! at once), `details.jsonl` (one line per patch), in the run's own directory and appended to the
+//! work dir's; a human line per set on stdout.
 
 use crate::model::{succlist, Outcome, Verdict};
 use crate::workdir::State;
@@ -119,6 +120,11 @@ struct ResultLine<'a> {
     succlist: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     error: Option<&'a str>,
+    /// The run that wrote the line (`WORK/runs/<run>/`).
+    run: &'a str,
+    /// What the result depends on (`records::set_key`), for `run --resume`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    key: Option<&'a str>,
     extra: &'a Extra,
 }
 
@@ -130,46 +136,88 @@ struct DetailLine<'a> {
     outcome: &'a Outcome,
 }
 
-/// Appends results to the work dir's files as they come.
+/// Writes results as they come, to the run's own files and appended to the work dir's
+/// `result.jsonl` and `details.jsonl` (every line names its run).
 pub struct Reporter {
-    results: std::fs::File,
-    details: std::fs::File,
+    run: String,
+    /// (results, details) pairs: the run's, then the work dir's.
+    files: Vec<(std::fs::File, std::fs::File)>,
 }
 
 impl Reporter {
-    pub fn open(results: &Path, details: &Path) -> std::io::Result<Reporter> {
+    /// `pairs`: (result file, details file) to append to.
+    pub fn open(run: &str, pairs: &[(&Path, &Path)]) -> std::io::Result<Reporter> {
         let open = |p: &Path| {
             std::fs::OpenOptions::new()
                 .create(true)
                 .append(true)
                 .open(p)
         };
+        let mut files = Vec::new();
+        for (r, d) in pairs {
+            files.push((open(r)?, open(d)?));
+        }
         Ok(Reporter {
-            results: open(results)?,
-            details: open(details)?,
+            run: run.to_string(),
+            files,
         })
     }
 
-    /// Writes and flushes one set's lines.
-    pub fn write(&mut self, r: &SetResult) -> std::io::Result<()> {
-        let line = ResultLine {
-            patches_path: &r.patches_path,
-            technique: r.technique.as_deref(),
-            succlist: succlist(&r.verdicts()),
-            error: r.error.as_deref(),
-            extra: &r.extra,
-        };
-        writeln!(self.results, "{}", serde_json::to_string(&line)?)?;
-        self.results.flush()?;
+    /// Writes and flushes one set's lines: its detail lines first, then its result line, so a
+    /// result line always comes after the whole set's details (what `--resume` relies on).
+    pub fn write(&mut self, r: &SetResult, key: Option<&str>) -> std::io::Result<()> {
+        let mut details = Vec::new();
         for (i, o) in r.outcomes.iter().enumerate() {
             let d = DetailLine {
                 patches_path: &r.patches_path,
                 patch: i,
                 outcome: o,
             };
-            writeln!(self.details, "{}", serde_json::to_string(&d)?)?;
+            details.push(serde_json::to_string(&d)?);
         }
-        self.details.flush()
+        let line = serde_json::to_string(&ResultLine {
+            patches_path: &r.patches_path,
+            technique: r.technique.as_deref(),
+            succlist: succlist(&r.verdicts()),
+            error: r.error.as_deref(),
+            run: &self.run,
+            key,
+            extra: &r.extra,
+        })?;
+        self.append(&details, &line)
+    }
+
+    /// Writes a set's lines reused from an earlier run for the set file `path` (same key), marked
+    /// with that run (`resumed_from`).
+    pub fn write_reused(
+        &mut self,
+        path: &Path,
+        reused: &crate::records::Reusable,
+    ) -> std::io::Result<()> {
+        let path = path.display().to_string();
+        let mut details = Vec::new();
+        for d in &reused.details {
+            let mut d = d.clone();
+            d["patches_path"] = path.clone().into();
+            details.push(serde_json::to_string(&d)?);
+        }
+        let mut line = reused.line.clone();
+        line["patches_path"] = path.into();
+        line["run"] = self.run.clone().into();
+        line["resumed_from"] = reused.run.clone().into();
+        self.append(&details, &serde_json::to_string(&line)?)
+    }
+
+    fn append(&mut self, details: &[String], line: &str) -> std::io::Result<()> {
+        for (results, detail_file) in &mut self.files {
+            for d in details {
+                writeln!(detail_file, "{d}")?;
+            }
+            detail_file.flush()?;
+            writeln!(results, "{line}")?;
+            results.flush()?;
+        }
+        Ok(())
     }
 }
 

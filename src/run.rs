@@ -6,6 +6,7 @@ use crate::patchset;
 use crate::pool::Worker;
 use crate::project::baseline::spawn_worker;
 use crate::project::coverage::Coverage;
+use crate::records::{self, Reusable, RunRecord};
 use crate::report::{human_line, Reporter, SetResult};
 use crate::schedule::ordered_tests;
 use crate::schedule::share::Board;
@@ -20,6 +21,10 @@ use std::sync::Mutex;
 #[derive(Debug, Default)]
 pub struct Summary {
     pub sets: usize,
+    /// Sets whose result an earlier run had decided (`--resume`).
+    pub resumed: usize,
+    /// The run's id (`WORK/runs/<id>/`).
+    pub run: String,
     /// Sets that could not be validated at all (bad JSON, context mismatch, ...).
     pub unusable: usize,
     /// Patches with verdict `E`.
@@ -48,6 +53,8 @@ pub struct Options {
     pub all_tests: bool,
     /// Print each set's human line on stdout (the fuzzer keeps stdout for its own report).
     pub echo: bool,
+    /// Reuse what an earlier run decided for a set with the same key (`records`).
+    pub resume: bool,
 }
 
 /// Validates every patch set named by `args`.
@@ -59,6 +66,7 @@ pub fn run(wd: &WorkDir, args: &[String], options: &Options) -> anyhow::Result<S
         split_ms,
         all_tests,
         echo,
+        resume,
     } = options.clone();
     let state = wd.load()?;
     let coverage = match (technique, all_tests) {
@@ -90,8 +98,36 @@ pub fn run(wd: &WorkDir, args: &[String], options: &Options) -> anyhow::Result<S
             .then_some(&board),
         coverage: coverage.as_ref(),
     };
-    let mut reporter = Reporter::open(&wd.results(), &wd.details())
-        .with_context(|| format!("opening {}", wd.results().display()))?;
+    let run_key = records::run_key(wd, technique, dedup, all_tests);
+    let mut record = RunRecord::create(
+        wd,
+        serde_json::json!({
+            "argv": std::env::args().collect::<Vec<_>>(),
+            "version": env!("CARGO_PKG_VERSION"),
+            "technique": format!("{technique:?}").to_lowercase(),
+            "dedup": dedup,
+            "all_tests": all_tests,
+            "jobs": jobs,
+            "split_ms": split_ms,
+            "resume": resume,
+            "java_home": state.tools.java_home,
+            "patch_sets": paths.len(),
+        }),
+    )
+    .with_context(|| format!("creating a run directory in {}", wd.runs().display()))?;
+    let reusable = if resume {
+        records::earlier(wd, &record.id)
+    } else {
+        Default::default()
+    };
+    let mut reporter = Reporter::open(
+        &record.id,
+        &[
+            (&record.results(), &record.details()),
+            (&wd.results(), &wd.details()),
+        ],
+    )
+    .with_context(|| format!("opening {}", record.results().display()))?;
     let queue: Mutex<VecDeque<PathBuf>> = Mutex::new(paths.iter().cloned().collect());
     let bar = indicatif::ProgressBar::new(paths.len() as u64).with_style(
         indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} patch sets, ETA {eta}")
@@ -100,10 +136,10 @@ pub fn run(wd: &WorkDir, args: &[String], options: &Options) -> anyhow::Result<S
     let mut summary = Summary::default();
     let mut write_error = None;
     std::thread::scope(|s| {
-        let (tx, rx) = std::sync::mpsc::channel::<SetResult>();
+        let (tx, rx) = std::sync::mpsc::channel::<Decided>();
         for id in 0..jobs {
             let tx = tx.clone();
-            let (ctx, queue, board) = (&ctx, &queue, &board);
+            let (ctx, queue, board, reusable) = (&ctx, &queue, &board, &reusable);
             s.spawn(move || {
                 let mut worker: Option<Result<Worker, String>> = None;
                 // The plain technique's tests run in the same fresh copy of the project as the
@@ -113,6 +149,13 @@ pub fn run(wd: &WorkDir, args: &[String], options: &Options) -> anyhow::Result<S
                     let Some(path) = queue.lock().expect("queue lock").pop_front() else {
                         break;
                     };
+                    let key = records::set_key(run_key, &path);
+                    if let Some(earlier) = key.as_ref().and_then(|k| reusable.get(k)) {
+                        if tx.send(Decided::Reused(path, earlier.clone())).is_err() {
+                            break;
+                        }
+                        continue;
+                    }
                     let result = match validate::load_set(ctx, &path) {
                         Err(why) => validate::unusable(&path, patchset::patch_count(&path), why),
                         Ok(set) => match technique {
@@ -145,7 +188,7 @@ pub fn run(wd: &WorkDir, args: &[String], options: &Options) -> anyhow::Result<S
                             }
                         },
                     };
-                    if tx.send(result).is_err() {
+                    if tx.send(Decided::Now(Box::new(result), key)).is_err() {
                         break;
                     }
                 }
@@ -162,12 +205,28 @@ pub fn run(wd: &WorkDir, args: &[String], options: &Options) -> anyhow::Result<S
             });
         }
         drop(tx);
-        for r in rx {
-            if echo {
-                bar.suspend(|| println!("{}", human_line(&r)));
-            }
+        for decided in rx {
+            let (r, written) = match decided {
+                Decided::Now(r, key) => {
+                    let r = *r;
+                    let written = reporter.write(&r, key.as_deref());
+                    if echo {
+                        bar.suspend(|| println!("{}", human_line(&r)));
+                    }
+                    (r, written)
+                }
+                Decided::Reused(path, earlier) => {
+                    let r = earlier.to_set_result(&path);
+                    let written = reporter.write_reused(&path, &earlier);
+                    if echo {
+                        bar.suspend(|| println!("{}", reused_line(&r, &earlier.run)));
+                    }
+                    summary.resumed += 1;
+                    (r, written)
+                }
+            };
             bar.inc(1);
-            if let Err(e) = reporter.write(&r) {
+            if let Err(e) = written {
                 write_error.get_or_insert(e);
             }
             summary.sets += 1;
@@ -182,14 +241,54 @@ pub fn run(wd: &WorkDir, args: &[String], options: &Options) -> anyhow::Result<S
     });
     bar.finish_and_clear();
     if let Some(e) = write_error {
-        return Err(e).with_context(|| format!("writing {}", wd.results().display()));
+        return Err(e).with_context(|| format!("writing {}", record.results().display()));
     }
+    let mut counts = std::collections::BTreeMap::<String, usize>::new();
+    for r in &summary.results {
+        for v in r.verdicts() {
+            *counts.entry(v.letter().to_string()).or_default() += 1;
+        }
+    }
+    record
+        .finish(serde_json::json!({
+            "sets": summary.sets,
+            "resumed": summary.resumed,
+            "unusable": summary.unusable,
+            "verdicts": counts,
+        }))
+        .with_context(|| format!("writing {}", record.dir.join("run.json").display()))?;
+    let counts: Vec<String> = counts.iter().map(|(v, n)| format!("{n} {v}")).collect();
     tracing::info!(
-        "{} patch sets, results in {}",
+        "{} patch sets ({} resumed from earlier runs): {}; results in {}",
         summary.sets,
-        wd.results().display()
+        summary.resumed,
+        counts.join(", "),
+        record.results().display()
     );
+    summary.run = record.id.clone();
     Ok(summary)
+}
+
+/// A set's result, decided by this run (with the set's key) or reused from an earlier one.
+enum Decided {
+    Now(Box<SetResult>, Option<String>),
+    Reused(PathBuf, Reusable),
+}
+
+/// The human line of a set whose result an earlier run decided.
+fn reused_line(r: &SetResult, run: &str) -> String {
+    let name = r
+        .patches_path
+        .rsplit('/')
+        .next()
+        .unwrap_or(&r.patches_path)
+        .to_string();
+    format!(
+        "{name}: {} ({} patches, {} plausible, resumed from run {run})",
+        crate::model::succlist(&r.verdicts()),
+        r.outcomes.len(),
+        r.extra.counts.get(&'s').copied().unwrap_or(0)
+    )
 }
 
 /// Starts worker `id` of the schemata.

@@ -89,6 +89,10 @@ impl WorkDir {
     pub fn details(&self) -> PathBuf {
         self.root.join("details.jsonl")
     }
+    /// One directory per run (`records::RunRecord`), and `latest`.
+    pub fn runs(&self) -> PathBuf {
+        self.root.join("runs")
+    }
     pub fn logs(&self) -> PathBuf {
         self.root.join("logs")
     }

@@ -157,6 +157,12 @@ fn write_patch_sets(dir: &Path) -> usize {
     let mut nofile = good.clone();
     nofile["filename"] = "src/main/java/org/example/calc/DoesNotExist.java".into();
     write("missing_file.json", &nofile);
+
+    // A file outside the project (one the manifest's text matches): validating it would write
+    // the patched file outside each worker's copy of the project.
+    let mut outside = good.clone();
+    outside["filename"] = "../escape/Accumulator.java".into();
+    write("outside.json", &outside);
     n
 }
 
@@ -186,12 +192,20 @@ fn run_reports_each_bad_patch_set_and_validates_the_good_one() {
     init_ok(&project, &wd);
     let sets = tmp.path().join("sets");
     let n = write_patch_sets(&sets);
+    let good: Value =
+        serde_json::from_str(&std::fs::read_to_string(sets.join(GOOD_SET)).unwrap()).unwrap();
+    let escape = tmp.path().join("escape");
+    std::fs::create_dir_all(&escape).unwrap();
+    let original = ["context_above", "unpatched", "context_below"]
+        .map(|k| good[k].as_str().unwrap().to_string())
+        .concat();
+    std::fs::write(escape.join("Accumulator.java"), original).unwrap();
 
     let (code, out, err) = output(run_cmd(&wd, &[&sets]));
     assert_eq!(code, PARTIAL, "stdout:\n{out}\nstderr:\n{err}");
 
     let lines = jsonl(&wd.join("result.jsonl"));
-    assert_eq!(lines.len(), 6, "one result line per set: {lines:#?}");
+    assert_eq!(lines.len(), 7, "one result line per set: {lines:#?}");
 
     // The good set is validated as if it were alone.
     let good = line_for(&lines, GOOD_SET);
@@ -215,6 +229,16 @@ fn run_reports_each_bad_patch_set_and_validates_the_good_one() {
     assert_eq!(s, all_e);
     let s = assert_unusable(&lines, "missing_file.json", "DoesNotExist.java");
     assert_eq!(s, all_e);
+    let s = assert_unusable(&lines, "outside.json", "field `filename`");
+    assert_eq!(s, all_e);
+    for w in std::fs::read_dir(wd.join("workers")).unwrap() {
+        let w = w.unwrap().path();
+        assert!(
+            !w.join("escape").exists(),
+            "written outside {}",
+            w.display()
+        );
+    }
 
     // details.jsonl: one line per patch of the good set, none lost.
     let details = jsonl(&wd.join("details.jsonl"));
@@ -226,7 +250,7 @@ fn run_reports_each_bad_patch_set_and_validates_the_good_one() {
 
     // stdout: one human line per set, each starting with the set's file name.
     let human: Vec<&str> = out.lines().collect();
-    assert_eq!(human.len(), 6, "stdout:\n{out}");
+    assert_eq!(human.len(), 7, "stdout:\n{out}");
     for name in [
         GOOD_SET,
         "malformed.json",
@@ -234,6 +258,7 @@ fn run_reports_each_bad_patch_set_and_validates_the_good_one() {
         "version2.json",
         "context_edited.json",
         "missing_file.json",
+        "outside.json",
     ] {
         let hits = human
             .iter()

@@ -56,6 +56,7 @@ impl Tech {
             split_ms,
             all_tests: false,
             echo: false,
+            resume: false,
         };
         let summary = crate::run::run(wd, &args, &options)?;
         Ok(summary

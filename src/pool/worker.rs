@@ -27,6 +27,7 @@ impl Protocol {
 
 /// Runs the worker loop until the parent closes stdin. Returns an error message if the JVM could not start.
 pub fn serve(java_home: &Path, class_path: &str, jvm_options: &[String]) -> Result<(), String> {
+    exit_with_parent();
     // Keep the protocol on a private copy of stdout; anything the tests print goes to stderr.
     // SAFETY: plain fd juggling on fds this process owns.
     let proto_fd = unsafe {
@@ -239,4 +240,20 @@ fn run_tree(
         error: None,
         fault: None,
     })
+}
+
+/// Ends this worker (its whole process group: the JVM and whatever a test started) soon after
+/// the parent is gone, even in the middle of a test: a parent killed with SIGKILL cannot stop its
+/// workers, and a worker left running would go on writing in the work dir that the next run
+/// (`run --resume`) uses.
+fn exit_with_parent() {
+    // SAFETY: getppid has no preconditions.
+    let parent = unsafe { libc::getppid() };
+    std::thread::spawn(move || loop {
+        std::thread::sleep(std::time::Duration::from_millis(200));
+        // SAFETY: getppid has no preconditions; kill(0, …) signals this process's own group.
+        if unsafe { libc::getppid() } != parent {
+            unsafe { libc::kill(0, libc::SIGKILL) };
+        }
+    });
 }

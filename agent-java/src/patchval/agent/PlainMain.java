@@ -23,6 +23,7 @@ public final class PlainMain {
         PrintStream protocol = System.out;
         // What the tests print must not mix with the protocol.
         System.setOut(System.err);
+        exitWithParent();
         ExitGuard.install();
         String[] unpatched = null;
         if (argv.length > 1 && argv[0].equals("--warm")) {
@@ -118,5 +119,27 @@ public final class PlainMain {
         } catch (Throwable ignored) {
             // the test itself will report whatever is wrong
         }
+    }
+
+    /**
+     * Ends this JVM soon after the parent (patchval) is gone, even in the middle of a test: a
+     * parent killed with SIGKILL cannot stop it, and it would go on running tests in the worker's
+     * project copy that the next run ({@code run --resume}) copies the project into again.
+     */
+    private static void exitWithParent() {
+        final long parent = ProcessHandle.current().parent().map(ProcessHandle::pid).orElse(-1L);
+        Thread watch = new Thread(() -> {
+            while (true) {
+                try {
+                    Thread.sleep(200);
+                } catch (InterruptedException e) {
+                    return;
+                }
+                long now = ProcessHandle.current().parent().map(ProcessHandle::pid).orElse(-1L);
+                if (now != parent) Runtime.getRuntime().halt(3);
+            }
+        }, "patchval-parent-watch");
+        watch.setDaemon(true);
+        watch.start();
     }
 }
