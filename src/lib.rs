@@ -11,6 +11,7 @@ pub mod model;
 pub mod patchset;
 pub mod plain;
 pub mod pool;
+pub mod progress;
 pub mod project;
 pub mod records;
 pub mod report;

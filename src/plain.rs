@@ -30,7 +30,9 @@ pub fn plain(ctx: &RunContext, worker_id: usize, path: &Path, set: &PatchSet) ->
         .map(|n| n.to_os_string())
         .unwrap_or_else(|| "Patched.java".into());
     let mut outcomes = Vec::with_capacity(set.patches.len());
+    crate::progress::set_started(&crate::validate::set_name(path), set.patches.len());
     for i in 0..set.patches.len() {
+        crate::progress::phase(&format!("plain, patch {}/{}", i + 1, set.patches.len()));
         let _ = std::fs::remove_dir_all(&scratch);
         let src = scratch.join("src").join(&name);
         let classes = scratch.join("classes");

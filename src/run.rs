@@ -4,6 +4,7 @@
 use crate::model::Technique;
 use crate::patchset;
 use crate::pool::Worker;
+use crate::progress::{self, Progress};
 use crate::project::baseline::spawn_worker;
 use crate::project::coverage::Coverage;
 use crate::records::{self, Reusable, RunRecord};
@@ -129,10 +130,7 @@ pub fn run(wd: &WorkDir, args: &[String], options: &Options) -> anyhow::Result<S
     )
     .with_context(|| format!("opening {}", record.results().display()))?;
     let queue: Mutex<VecDeque<PathBuf>> = Mutex::new(paths.iter().cloned().collect());
-    let bar = indicatif::ProgressBar::new(paths.len() as u64).with_style(
-        indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} patch sets, ETA {eta}")
-            .expect("valid template"),
-    );
+    let progress = Progress::new(paths.len(), jobs);
     let mut summary = Summary::default();
     let mut write_error = None;
     std::thread::scope(|s| {
@@ -141,6 +139,7 @@ pub fn run(wd: &WorkDir, args: &[String], options: &Options) -> anyhow::Result<S
             let tx = tx.clone();
             let (ctx, queue, board, reusable) = (&ctx, &queue, &board, &reusable);
             s.spawn(move || {
+                progress::enter(id);
                 let mut worker: Option<Result<Worker, String>> = None;
                 // The plain technique's tests run in the same fresh copy of the project as the
                 // schemata's worker, made once per worker and run.
@@ -194,6 +193,8 @@ pub fn run(wd: &WorkDir, args: &[String], options: &Options) -> anyhow::Result<S
                 }
                 // No set left: help the others with their tests until every set is done.
                 if ctx.board.is_some() {
+                    progress::set_started("(no set left)", 0);
+                    progress::phase("helping with the other sets' tests");
                     board.serve(|job| {
                         let w = worker.get_or_insert_with(|| spawn(ctx, id));
                         match w {
@@ -205,13 +206,21 @@ pub fn run(wd: &WorkDir, args: &[String], options: &Options) -> anyhow::Result<S
             });
         }
         drop(tx);
-        for decided in rx {
+        loop {
+            let decided = match rx.recv_timeout(std::time::Duration::from_millis(200)) {
+                Ok(d) => d,
+                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+                    progress.refresh();
+                    continue;
+                }
+                Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => break,
+            };
             let (r, written) = match decided {
                 Decided::Now(r, key) => {
                     let r = *r;
                     let written = reporter.write(&r, key.as_deref());
                     if echo {
-                        bar.suspend(|| println!("{}", human_line(&r)));
+                        progress.println(&human_line(&r));
                     }
                     (r, written)
                 }
@@ -219,13 +228,13 @@ pub fn run(wd: &WorkDir, args: &[String], options: &Options) -> anyhow::Result<S
                     let r = earlier.to_set_result(&path);
                     let written = reporter.write_reused(&path, &earlier);
                     if echo {
-                        bar.suspend(|| println!("{}", reused_line(&r, &earlier.run)));
+                        progress.println(&reused_line(&r, &earlier.run));
                     }
                     summary.resumed += 1;
                     (r, written)
                 }
             };
-            bar.inc(1);
+            progress.set_done();
             if let Err(e) = written {
                 write_error.get_or_insert(e);
             }
@@ -239,7 +248,7 @@ pub fn run(wd: &WorkDir, args: &[String], options: &Options) -> anyhow::Result<S
             summary.results.push(r);
         }
     });
-    bar.finish_and_clear();
+    progress.finish();
     if let Some(e) = write_error {
         return Err(e).with_context(|| format!("writing {}", record.results().display()));
     }
@@ -277,12 +286,7 @@ enum Decided {
 
 /// The human line of a set whose result an earlier run decided.
 fn reused_line(r: &SetResult, run: &str) -> String {
-    let name = r
-        .patches_path
-        .rsplit('/')
-        .next()
-        .unwrap_or(&r.patches_path)
-        .to_string();
+    let name = validate::set_name(std::path::Path::new(&r.patches_path));
     format!(
         "{name}: {} ({} patches, {} plausible, resumed from run {run})",
         crate::model::succlist(&r.verdicts()),

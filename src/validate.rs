@@ -67,6 +67,13 @@ pub fn load_set(ctx: &RunContext, path: &Path) -> Result<PatchSet, String> {
     Ok(set)
 }
 
+/// The file name of a patch set, for progress and human lines.
+pub fn set_name(path: &Path) -> String {
+    path.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| path.display().to_string())
+}
+
 /// A result for a set that could not be validated at all.
 pub fn unusable(path: &Path, patches: usize, why: String) -> SetResult {
     let mut r = SetResult {
@@ -90,6 +97,8 @@ pub fn schemata(
 ) -> SetResult {
     let started = Instant::now();
     let starts_before = worker.jvm_starts;
+    crate::progress::set_started(&set_name(path), set.patches.len());
+    crate::progress::phase("weaving");
     let mut v = SetValidation {
         extra: Extra {
             worker: worker_id,
@@ -191,6 +200,11 @@ impl SetValidation {
         phase: Phase,
     ) -> std::collections::BTreeMap<usize, Outcome> {
         let tests = &self.selection.tests;
+        crate::progress::phase(&format!(
+            "running the selected tests for {} patches",
+            patches.len()
+        ));
+        crate::progress::tests_begin(tests.len(), tests.iter().map(|t| t.millis).sum());
         let (mut done, telemetry) =
             execute_shared(worker, ctx.board, cp, tests, patches, tree, phase);
         self.absorb(&telemetry);
@@ -206,6 +220,11 @@ impl SetValidation {
             return done;
         }
         self.extra.redone_over_every_test += again.len() as u64;
+        crate::progress::phase(&format!(
+            "{} patches decided again over every test",
+            again.len()
+        ));
+        crate::progress::tests_begin(ctx.tests.len(), ctx.tests.iter().map(|t| t.millis).sum());
         let tree: Vec<usize> = tree.iter().copied().filter(|i| again.contains(i)).collect();
         let (redone, telemetry) =
             execute_shared(worker, ctx.board, cp, ctx.tests, &again, &tree, phase);
@@ -224,6 +243,7 @@ impl SetValidation {
         plan: &weave::Plan,
     ) {
         let setup = ctx.setup(worker_id, "schemata", set);
+        crate::progress::phase("compiling the schemata");
         let s = match compile_schemata(worker, &setup, plan) {
             Ok(s) => s,
             Err(e) => {

@@ -2,7 +2,9 @@
 //! middle of a round, a worker that writes a line that is not a response, a panic inside a native,
 //! a test run stalled past its timeout once (a machine too busy to run it): each run finishes with
 //! the verified (plain) verdicts. And what must stay a verdict: a patch that kills its own JVM is
-//! `F` in both techniques, an infinite loop is `T` within its timeout plus one confirmation.
+//! `F` in both techniques, an infinite loop is `T` within its timeout plus one confirmation, and
+//! patches that call `System.exit` or `Runtime.halt`, exhaust the heap or the stack, leave a thread
+//! running or crash the JVM get plain's verdicts and failures.
 //! Faults are injected with `PATCHVAL_FAULT` (see src/pool/fault.rs and PlainMain).
 
 mod common;
@@ -250,4 +252,89 @@ fn an_infinite_loop_is_a_confirmed_timeout_within_its_budget() {
             "{technique}: {run_ms} ms for {note}"
         );
     }
+}
+
+/// Patches that attack the test runner get plain's verdicts, with plain's failure, in the worker:
+/// `System.exit` (blocked: the test fails), `Runtime.halt` (the JVM dies, twice: `F`), an
+/// allocation past the heap (`OutOfMemoryError`), endless recursion (`StackOverflowError`), a
+/// non-daemon thread left running (it does not change the test's result: `s`) and a write through
+/// `Unsafe` to address 0 (the JVM crashes, or refuses with an error: `F` either way).
+#[test]
+fn patches_that_attack_the_runner_get_plains_verdicts() {
+    let c = calc();
+    let fix = "return -(lo + 1);";
+    let patches = [
+        fix.to_string(),
+        format!("System.exit(3); {fix}"),
+        format!("Runtime.getRuntime().halt(3); {fix}"),
+        format!("long[] hog = new long[Integer.MAX_VALUE - 16]; hog[0] = 1; {fix}"),
+        "return binarySearch(a, key);".to_string(),
+        format!(
+            "new Thread(() -> {{ while (true) {{ try {{ Thread.sleep(50); }} \
+             catch (InterruptedException e) {{ }} }} }}).start(); {fix}"
+        ),
+        format!(
+            "try {{ Class<?> u = Class.forName(\"sun.misc.Unsafe\"); \
+             java.lang.reflect.Field f = u.getDeclaredField(\"theUnsafe\"); f.setAccessible(true); \
+             u.getMethod(\"putAddress\", long.class, long.class).invoke(f.get(null), 0L, 0L); }} \
+             catch (ReflectiveOperationException e) {{ }} {fix}"
+        ),
+    ];
+    let patches: Vec<&str> = patches.iter().map(String::as_str).collect();
+    let set = derived_set(&c.set, &patches, "attacks.json");
+    for technique in ["schemata", "plain"] {
+        let (out, r) = run(&c.work, &set, technique, 1);
+        assert!(
+            out.status.success(),
+            "{technique}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(r[0].succlist, "sFFFFsF", "{technique}: {}", r[0].extra);
+    }
+    // The same failing test and message, except how the crashed JVM died: plain's `java`
+    // aborts (SIGABRT), the worker, a Rust process embedding the JVM, ends by the SIGSEGV itself.
+    let details = std::fs::read_to_string(c.work.join("details.jsonl")).unwrap();
+    let lines: Vec<serde_json::Value> = details
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    for patch in 0..patches.len() as u64 {
+        let [fast, plain] = &lines
+            .iter()
+            .filter(|l| l["patch"] == patch)
+            .collect::<Vec<_>>()[..]
+        else {
+            panic!("patch {patch}: not two detail lines: {details}");
+        };
+        assert_eq!(fast["test"], plain["test"], "patch {patch}");
+        let (f, p) = (
+            fast["detail"].as_str().unwrap_or(""),
+            plain["detail"].as_str().unwrap_or(""),
+        );
+        let died = "JVM exit: the JVM died during the test, twice (signal: ";
+        if patch == 6 {
+            assert!(f.starts_with(died) && p.starts_with(died), "{f} / {p}");
+        } else {
+            assert_eq!(f, p, "patch {patch}");
+        }
+    }
+    for expected in [
+        "SecurityException",
+        "OutOfMemoryError",
+        "StackOverflowError",
+        "JVM exit",
+    ] {
+        assert!(details.contains(expected), "{expected}: {details}");
+    }
+    // Nothing of the crash outside the work dir: a JVM's crash report goes to its working
+    // directory, a worker's copy of the project.
+    let project = c.set.parent().unwrap().parent().unwrap();
+    let reports = std::fs::read_dir(project)
+        .unwrap()
+        .filter(|e| {
+            e.as_ref()
+                .is_ok_and(|e| e.file_name().to_string_lossy().starts_with("hs_err"))
+        })
+        .count();
+    assert_eq!(reports, 0, "a crash report in the project itself");
 }

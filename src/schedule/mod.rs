@@ -405,6 +405,7 @@ pub fn execute(
                 }
             }
         }
+        crate::progress::test_done(test.millis);
     }
     for p in alive {
         outcomes.insert(p, Outcome::new(Verdict::Plausible, phase));
