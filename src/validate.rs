@@ -152,6 +152,10 @@ pub fn schemata(
     r
 }
 
+/// Why a patch that timed out in the schemata is decided again on its own.
+const TIMED_OUT_WOVEN: &str =
+    "timed out in the schemata: decided again with the plainly patched file, without the stub";
+
 /// What validating one set has found so far.
 struct SetValidation {
     extra: Extra,
@@ -291,6 +295,14 @@ impl SetValidation {
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
         for (i, mut o) in done {
+            if o.verdict == Verdict::Timeout {
+                // The stub runs at every visit of the location, so woven code is slower than the
+                // plainly patched program: a patch that ends just past its timeout in the
+                // schemata (a loop filling the heap until OutOfMemoryError) may end in time in
+                // plain. Its own compile of the plainly patched file decides it.
+                self.fallback.push((i, TIMED_OUT_WOVEN.to_string()));
+                continue;
+            }
             o.detail = o.detail.map(|d| frames.rewrite(i, &d));
             self.outcomes[i] = Some(o);
         }

@@ -26,16 +26,26 @@ fn textutil_fixture_matches_plain_and_expectations() {
         set.extra["tree_fallbacks"]
     );
     // The timeout counts once confirmed: the test ran again for that patch, alone, with a budget
-    // for the machine's load, and timed out again. Two restarts: the tree round's, the rerun's.
+    // for the machine's load, and timed out again; then, the woven code being slower than the
+    // plainly patched file, the patch is decided again with its own compile, where it times out
+    // and is confirmed once more. Four restarts: the tree round's, its rerun's, and the same two
+    // for the patch on its own.
     assert_eq!(
         set.extra["timeouts"].as_array().map(Vec::len),
-        Some(1),
+        Some(2),
         "{}",
         set.extra
     );
     assert_eq!(
-        set.extra["worker_jvm_starts"], 3,
-        "one restart for the timeout, one for its confirmation"
+        set.extra["worker_jvm_starts"], 5,
+        "a restart for each timeout and each confirmation"
+    );
+    assert!(
+        set.extra["fallback_reasons"]
+            .to_string()
+            .contains("timed out in the schemata"),
+        "{}",
+        set.extra
     );
 }
 

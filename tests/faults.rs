@@ -203,7 +203,8 @@ fn a_patch_that_kills_its_jvm_fails_in_both_techniques() {
 
 /// textutil's `idx = text.indexOf(sub, idx)` loops forever: it is `T` in both techniques, after
 /// its timeout and one confirmation within the budget reported in `extra.timeouts` (on an idle
-/// machine that budget is the timeout itself: about twice the timeout in all).
+/// machine that budget is the timeout itself: about twice the timeout in all; the schemata pay
+/// it once more, deciding the patch again with the plainly patched file).
 #[test]
 fn an_infinite_loop_is_a_confirmed_timeout_within_its_budget() {
     let (_tmp, project) = fixture("textutil");
@@ -246,9 +247,12 @@ fn an_infinite_loop_is_a_confirmed_timeout_within_its_budget() {
              confirmation budget {budget} ms ({note})"
         );
         assert!(budget <= 4.0 * max_timeout, "{note}");
-        // The fix's rounds, two JVM starts and the unpatched timing fit in the slack.
+        // The fix's rounds, the JVM starts and the unpatched timing fit in the slack. The
+        // schemata decide a timeout again with the plainly patched file (the woven stub makes a
+        // hot location slower than plain), so theirs is paid twice.
+        let paid = if technique == "plain" { 1.0 } else { 2.0 };
         assert!(
-            run_ms <= max_timeout + budget + 10_000.0,
+            run_ms <= paid * (max_timeout + budget) + 10_000.0,
             "{technique}: {run_ms} ms for {note}"
         );
     }

@@ -1,7 +1,7 @@
 //! How slow the machine is right now, and the time budget that makes a timeout count: a `T` is
 //! confirmed by running the test once more with a budget scaled to the current load, so that a
 //! busy machine cannot turn a pass into `T` while an infinite loop still costs about twice its
-//! timeout.
+//! timeout on an idle one.
 
 use crate::project::baseline::timeout_for;
 use std::time::{Duration, Instant};
@@ -12,6 +12,10 @@ const CALIBRATION_CPU: Duration = Duration::from_millis(30);
 const CALIBRATION_WALL: Duration = Duration::from_millis(300);
 /// The confirmation budget is at most this many times the test's timeout.
 pub const BUDGET_CAP: f64 = 4.0;
+/// From this contention on the machine counts as busy and the budget is the cap: one sample of
+/// the load says little about the next seconds (the load changes, and memory-bound work such as
+/// a garbage collector filling the heap slows down more than a spinning thread shows).
+pub const BUSY: f64 = 1.5;
 
 /// CPU time consumed by the calling thread.
 fn thread_cpu() -> Duration {
@@ -63,12 +67,17 @@ pub struct Budget {
 impl Budget {
     /// The budget for confirming a timeout of a test whose timeout is `timeout_ms`: the larger of
     /// that timeout recomputed from the unpatched program's time on the test right now (5 s +
-    /// 1.5 × it, as at `init`) and that timeout scaled by the CPU contention; never less than the
-    /// timeout, never more than [`BUDGET_CAP`] times it.
+    /// 1.5 × it, as at `init`) and that timeout scaled by the CPU contention, or [`BUDGET_CAP`]
+    /// times the timeout on a busy machine ([`BUSY`]); never less than the timeout, never more
+    /// than the cap.
     pub fn new(timeout_ms: u64, unpatched_ms: Option<f64>, contention: f64) -> Budget {
         let timeout = timeout_ms as f64;
         let recomputed = unpatched_ms.map(|u| timeout_for(u) as f64).unwrap_or(0.0);
-        let scaled = timeout * contention;
+        let scaled = if contention >= BUSY {
+            timeout * BUDGET_CAP
+        } else {
+            timeout * contention
+        };
         let ms = recomputed.max(scaled).clamp(timeout, timeout * BUDGET_CAP);
         Budget {
             allowed: Duration::from_millis(ms.ceil() as u64),
@@ -132,9 +141,11 @@ mod tests {
         // The test itself is slower now: its timeout is recomputed from the current time.
         let b = Budget::new(9_500, Some(7_000.0), 1.0);
         assert_eq!(b.allowed, Duration::from_millis(15_500));
-        // Contention scales the whole timeout.
-        let b = Budget::new(5_000, Some(10.0), 2.5);
-        assert_eq!(b.allowed, Duration::from_millis(12_500));
+        // Some contention scales the whole timeout; a busy machine gets the cap.
+        let b = Budget::new(5_000, Some(10.0), 1.3);
+        assert_eq!(b.allowed, Duration::from_millis(6_500));
+        let b = Budget::new(5_000, Some(10.0), 2.1);
+        assert_eq!(b.allowed, Duration::from_millis(20_000));
         // Never beyond the cap.
         let b = Budget::new(5_000, Some(60_000.0), 9.0);
         assert_eq!(b.allowed, Duration::from_millis(20_000));
