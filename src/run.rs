@@ -24,8 +24,6 @@ pub struct Summary {
     pub sets: usize,
     /// Sets whose result an earlier run had decided (`--resume`).
     pub resumed: usize,
-    /// The run's id (`WORK/runs/<id>/`).
-    pub run: String,
     /// Sets that could not be validated at all (bad JSON, context mismatch, ...).
     pub unusable: usize,
     /// Patches with verdict `E`.
@@ -252,10 +250,10 @@ pub fn run(wd: &WorkDir, args: &[String], options: &Options) -> anyhow::Result<S
     if let Some(e) = write_error {
         return Err(e).with_context(|| format!("writing {}", record.results().display()));
     }
-    let mut counts = std::collections::BTreeMap::<String, usize>::new();
+    let mut counts = std::collections::BTreeMap::<char, usize>::new();
     for r in &summary.results {
-        for v in r.verdicts() {
-            *counts.entry(v.letter().to_string()).or_default() += 1;
+        for (v, n) in &r.extra.counts {
+            *counts.entry(*v).or_default() += n;
         }
     }
     record
@@ -274,7 +272,6 @@ pub fn run(wd: &WorkDir, args: &[String], options: &Options) -> anyhow::Result<S
         counts.join(", "),
         record.results().display()
     );
-    summary.run = record.id.clone();
     Ok(summary)
 }
 
