@@ -101,6 +101,11 @@ enum Command {
         /// an `E` verdict or an error are validated again).
         #[arg(long)]
         resume: bool,
+        /// Run every selected test for every patch instead of stopping at its first failure, and
+        /// record each run in details.jsonl (a kill matrix, for ranking partial fixes); the
+        /// verdicts do not change.
+        #[arg(long)]
+        matrix: bool,
         /// Patch set files, directories or glob patterns.
         #[arg(required = true)]
         patchsets: Vec<String>,
@@ -266,6 +271,7 @@ pub fn main() -> i32 {
             no_split,
             all_tests,
             resume,
+            matrix,
             patchsets,
         } => {
             init_logging("info");
@@ -278,6 +284,7 @@ pub fn main() -> i32 {
                 all_tests,
                 echo: true,
                 resume,
+                matrix,
             };
             match crate::run::run(&WorkDir::new(&work_dir), &patchsets, &options) {
                 Ok(summary) if summary.all_validated() => exit::OK,

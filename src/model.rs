@@ -118,6 +118,50 @@ pub struct Outcome {
     pub detail: Option<String>,
     /// How the verdict was reached (schemata, fallback, plain).
     pub path: Phase,
+    /// The tests run for the patch, in order: every test it passed, then the one it failed (with
+    /// `run --matrix`, every test, passed or not).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub runs: Vec<TestRun>,
+}
+
+/// One test run for a patch.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TestRun {
+    /// `Class#method`.
+    pub test: String,
+    /// Wall time of the execution that decided it, in ms (a tree round's time is its class's).
+    pub ms: f64,
+    /// Patches that execution decided at once (a class of test-equivalent patches); 1 alone.
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    pub shared: usize,
+    /// How the test ended when the patch did not pass it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failed: Option<String>,
+}
+
+fn one() -> usize {
+    1
+}
+
+fn is_one(n: &usize) -> bool {
+    *n == 1
+}
+
+impl TestRun {
+    /// A run of `test` that took `elapsed`, decided for `shared` patches, failing with `failed`.
+    pub fn new(
+        test: impl Into<String>,
+        elapsed: std::time::Duration,
+        shared: usize,
+        failed: Option<String>,
+    ) -> TestRun {
+        TestRun {
+            test: test.into(),
+            ms: (elapsed.as_secs_f64() * 10_000.0).round() / 10.0,
+            shared,
+            failed,
+        }
+    }
 }
 
 impl Outcome {
@@ -127,6 +171,7 @@ impl Outcome {
             test: None,
             detail: None,
             path,
+            runs: Vec::new(),
         }
     }
 

@@ -3,7 +3,7 @@
 //! each in a fresh class loader as in the baseline, stopping at the first failure. Every
 //! accelerated verdict is compared against this.
 
-use crate::model::{Outcome, PatchSet, Phase, TestResult, Verdict};
+use crate::model::{Outcome, PatchSet, Phase, TestResult, TestRun, Verdict};
 use crate::project::{default_jvm_options, javac, join_path};
 use crate::report::{Extra, SetResult};
 use crate::schedule::flaky_note;
@@ -71,7 +71,9 @@ pub fn plain(ctx: &RunContext, worker_id: usize, path: &Path, set: &PatchSet) ->
             extra.timeouts.extend(tag(run.timeouts));
             extra.faults.extend(tag(run.faults));
             extra.run_ms += t.elapsed().as_secs_f64() * 1000.0;
-            run.outcome
+            let mut outcome = run.outcome;
+            outcome.runs = run.runs;
+            outcome
         })();
         outcomes.push(outcome);
     }
@@ -97,6 +99,10 @@ struct PlainRun {
     slow: Vec<String>,
     timeouts: Vec<String>,
     faults: Vec<String>,
+    /// Every test run for the patch, as in [`Outcome::runs`].
+    runs: Vec<TestRun>,
+    /// How long the test during which the JVM last died had run.
+    crashed_after: Duration,
 }
 
 /// How one JVM running the tests from some test on ended.
@@ -124,7 +130,11 @@ fn run_tests(ctx: &RunContext, worker_id: usize, patched: &Path) -> PlainRun {
         slow: vec![],
         timeouts: vec![],
         faults: vec![],
+        runs: vec![],
+        crashed_after: Duration::ZERO,
     };
+    // With a matrix, the first failure, which is the verdict, while the later tests run on.
+    let mut first_failure: Option<Outcome> = None;
     let mut from = 0;
     // The test whose timeout is being confirmed, and the test whose JVM died once (with why).
     let mut timed_out: Option<usize> = None;
@@ -149,10 +159,32 @@ fn run_tests(ctx: &RunContext, worker_id: usize, patched: &Path) -> PlainRun {
                 ));
             }
         }
+        // A failure of test `k`: the patch's outcome, or with a matrix its first failure, the
+        // tests after it running on in a fresh JVM (`None` when there is none left).
+        let mut failed_at = |k: usize, o: Outcome, run: &mut PlainRun| -> Option<usize> {
+            let first = first_failure.get_or_insert(o);
+            if ctx.matrix && k + 1 < ctx.tests.len() {
+                return Some(k + 1);
+            }
+            run.outcome = first.clone();
+            None
+        };
         match ended {
             Ended::Outcome(o) => {
-                run.outcome = o;
-                return run;
+                let at = o.test.as_deref().and_then(|t| index_of(ctx, t));
+                match at {
+                    Some(k) if o.verdict != Verdict::Plausible => match failed_at(k, o, &mut run) {
+                        Some(next) => from = next,
+                        None => return run,
+                    },
+                    _ => {
+                        run.outcome = match first_failure {
+                            Some(first) if o.verdict == Verdict::Plausible => first,
+                            _ => o,
+                        };
+                        return run;
+                    }
+                }
             }
             Ended::Timeout(Some(k)) if confirming != Some(k) => {
                 tracing::debug!("{}: timed out; confirming in a fresh JVM", id(k));
@@ -160,10 +192,17 @@ fn run_tests(ctx: &RunContext, worker_id: usize, patched: &Path) -> PlainRun {
                 from = k;
             }
             Ended::Timeout(k) => {
-                run.outcome = Outcome::new(Verdict::Timeout, Phase::Plain)
+                let o = Outcome::new(Verdict::Timeout, Phase::Plain)
                     .with_test(k.map(id).unwrap_or_default())
                     .with_detail("timed out");
-                return run;
+                match k.and_then(|k| failed_at(k, o.clone(), &mut run)) {
+                    Some(next) => from = next,
+                    None if k.is_some() => return run,
+                    None => {
+                        run.outcome = first_failure.unwrap_or(o);
+                        return run;
+                    }
+                }
             }
             Ended::Crash(k, status) => {
                 let k = k.unwrap_or(from);
@@ -172,10 +211,21 @@ fn run_tests(ctx: &RunContext, worker_id: usize, patched: &Path) -> PlainRun {
                         "{}: the JVM died ({first}); died again in a fresh JVM: the patch's failure",
                         id(k)
                     ));
-                    run.outcome = Outcome::new(Verdict::TestFailure, Phase::Plain)
+                    let detail = crashed_twice(first.as_str(), &status).describe();
+                    run.runs.push(TestRun::new(
+                        id(k),
+                        run.crashed_after,
+                        1,
+                        Some(detail.clone()),
+                    ));
+                    let o = Outcome::new(Verdict::TestFailure, Phase::Plain)
                         .with_test(id(k))
-                        .with_detail(crashed_twice(first.as_str(), &status).describe());
-                    return run;
+                        .with_detail(detail);
+                    match failed_at(k, o, &mut run) {
+                        Some(next) => from = next,
+                        None => return run,
+                    }
+                    continue;
                 }
                 tracing::warn!(
                     "{}: the JVM died ({status}); running again in a fresh JVM",
@@ -186,6 +236,11 @@ fn run_tests(ctx: &RunContext, worker_id: usize, patched: &Path) -> PlainRun {
             }
         }
     }
+}
+
+/// Where test `id` (`Class#method`) is in the order.
+fn index_of(ctx: &RunContext, id: &str) -> Option<usize> {
+    ctx.tests.iter().position(|t| t.id.to_string() == id)
 }
 
 /// One fresh JVM (`patchval.agent.PlainMain`) running the ordered tests from `from` on, one
@@ -251,8 +306,10 @@ fn run_from(
         }
         let _ = child.wait();
     };
-    let index = |id: &str| ctx.tests.iter().position(|t| t.id.to_string() == id);
+    let index = |id: &str| index_of(ctx, id);
     let mut current: Option<usize> = None;
+    // When the current test started.
+    let mut started = Instant::now();
     // The budget of test `from` when its timeout is being confirmed.
     let mut budget: Option<Budget> = None;
     // The unpatched program's run of test `from` is under way.
@@ -281,6 +338,7 @@ fn run_from(
                     (Some("START"), Some(id), _, _) => {
                         let idx = index(id);
                         current = idx;
+                        started = Instant::now();
                         run.rounds += 1;
                         let ms = idx.map(|k| ctx.tests[k].timeout_ms).unwrap_or(5000);
                         let allowed = match budget.filter(|_| idx == Some(from)) {
@@ -303,6 +361,9 @@ fn run_from(
                             None => result.to_string(),
                         };
                         let r = TestResult::parse_agent_line(&result);
+                        let failed = (!r.passed()).then(|| r.describe());
+                        run.runs
+                            .push(TestRun::new(id, started.elapsed(), 1, failed));
                         if let Some(b) = budget.take().filter(|_| index(id) == Some(from)) {
                             let then = if r.passed() {
                                 "passed".to_string()
@@ -354,10 +415,15 @@ fn run_from(
                     let t = &ctx.tests[from];
                     let note = confirmed_note(&t.id.to_string(), t.timeout_ms, &b);
                     run.timeouts.push(note);
+                    let failed = TestResult::Timeout.describe();
+                    let id = t.id.to_string();
+                    run.runs
+                        .push(TestRun::new(id, started.elapsed(), 1, Some(failed)));
                 }
                 return Ended::Timeout(current);
             }
             Err(RecvTimeoutError::Disconnected) => {
+                run.crashed_after = started.elapsed();
                 let status = child.wait().map(|s| s.to_string()).unwrap_or_default();
                 return Ended::Crash(current, status);
             }

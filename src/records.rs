@@ -30,9 +30,15 @@ fn unix_seconds() -> f64 {
 
 /// What a set's result depends on besides the set itself: patchval's version, how it validates,
 /// and the work dir's state (`state.json`: project, baseline, timeouts; `coverage.json`).
-pub fn run_key(wd: &WorkDir, technique: Technique, dedup: bool, all_tests: bool) -> u64 {
+pub fn run_key(
+    wd: &WorkDir,
+    technique: Technique,
+    dedup: bool,
+    all_tests: bool,
+    matrix: bool,
+) -> u64 {
     let flags = format!(
-        "{} {:?} dedup={dedup} all_tests={all_tests}\n",
+        "{} {:?} dedup={dedup} all_tests={all_tests} matrix={matrix}\n",
         env!("CARGO_PKG_VERSION"),
         technique
     );

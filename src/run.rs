@@ -54,6 +54,8 @@ pub struct Options {
     pub echo: bool,
     /// Reuse what an earlier run decided for a set with the same key (`records`).
     pub resume: bool,
+    /// Run every selected test for every patch, recording each run (`schedule::Mode::matrix`).
+    pub matrix: bool,
 }
 
 /// Validates every patch set named by `args`.
@@ -66,6 +68,7 @@ pub fn run(wd: &WorkDir, args: &[String], options: &Options) -> anyhow::Result<S
         all_tests,
         echo,
         resume,
+        matrix,
     } = options.clone();
     let state = wd.load()?;
     let coverage = match (technique, all_tests) {
@@ -96,8 +99,9 @@ pub fn run(wd: &WorkDir, args: &[String], options: &Options) -> anyhow::Result<S
         board: (technique == Technique::Schemata && jobs > 1 && split_ms.is_some())
             .then_some(&board),
         coverage: coverage.as_ref(),
+        matrix,
     };
-    let run_key = records::run_key(wd, technique, dedup, all_tests);
+    let run_key = records::run_key(wd, technique, dedup, all_tests, matrix);
     let mut record = RunRecord::create(
         wd,
         serde_json::json!({
@@ -106,6 +110,7 @@ pub fn run(wd: &WorkDir, args: &[String], options: &Options) -> anyhow::Result<S
             "technique": format!("{technique:?}").to_lowercase(),
             "dedup": dedup,
             "all_tests": all_tests,
+            "matrix": matrix,
             "jobs": jobs,
             "split_ms": split_ms,
             "resume": resume,

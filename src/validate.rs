@@ -9,7 +9,7 @@ use crate::project::coverage::Coverage;
 use crate::report::{Extra, SetResult};
 use crate::schedule::select::{select, Selection};
 use crate::schedule::share::{execute_shared, Board};
-use crate::schedule::Telemetry;
+use crate::schedule::{Mode, Telemetry};
 use crate::weave;
 use crate::workdir::{State, TestRecord, WorkDir};
 use std::path::{Path, PathBuf};
@@ -28,6 +28,8 @@ pub struct RunContext<'a> {
     pub board: Option<&'a Board>,
     /// Per-test coverage for selecting each set's tests (None: every set runs every test).
     pub coverage: Option<&'a Coverage>,
+    /// Every patch runs every selected test (`run --matrix`).
+    pub matrix: bool,
 }
 
 impl RunContext<'_> {
@@ -204,13 +206,17 @@ impl SetValidation {
         phase: Phase,
     ) -> std::collections::BTreeMap<usize, Outcome> {
         let tests = &self.selection.tests;
+        let mode = Mode {
+            phase,
+            matrix: ctx.matrix,
+        };
         crate::progress::phase(&format!(
             "running the selected tests for {} patches",
             patches.len()
         ));
         crate::progress::tests_begin(tests.len(), tests.iter().map(|t| t.millis).sum());
         let (mut done, telemetry) =
-            execute_shared(worker, ctx.board, cp, tests, patches, tree, phase);
+            execute_shared(worker, ctx.board, cp, tests, patches, tree, mode);
         self.absorb(&telemetry);
         let again: Vec<usize> = patches
             .iter()
@@ -231,7 +237,7 @@ impl SetValidation {
         crate::progress::tests_begin(ctx.tests.len(), ctx.tests.iter().map(|t| t.millis).sum());
         let tree: Vec<usize> = tree.iter().copied().filter(|i| again.contains(i)).collect();
         let (redone, telemetry) =
-            execute_shared(worker, ctx.board, cp, ctx.tests, &again, &tree, phase);
+            execute_shared(worker, ctx.board, cp, ctx.tests, &again, &tree, mode);
         self.absorb(&telemetry);
         done.extend(redone);
         done
@@ -304,6 +310,9 @@ impl SetValidation {
                 continue;
             }
             o.detail = o.detail.map(|d| frames.rewrite(i, &d));
+            for run in &mut o.runs {
+                run.failed = run.failed.take().map(|d| frames.rewrite(i, &d));
+            }
             self.outcomes[i] = Some(o);
         }
         self.extra.run_ms += t.elapsed().as_secs_f64() * 1000.0;

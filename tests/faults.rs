@@ -242,7 +242,7 @@ fn an_infinite_loop_is_a_confirmed_timeout_within_its_budget() {
         let budgets: Vec<f64> = note
             .split("budget ")
             .skip(1)
-            .filter_map(|rest| rest.split(|c: char| c == ' ' || c == ')').next())
+            .filter_map(|rest| rest.split([' ', ')']).next())
             .filter_map(|ms| ms.parse().ok())
             .collect();
         let run_ms = r.extra["run_ms"].as_f64().unwrap();

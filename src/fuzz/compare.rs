@@ -57,6 +57,7 @@ impl Tech {
             all_tests: false,
             echo: false,
             resume: false,
+            matrix: false,
         };
         let summary = crate::run::run(wd, &args, &options)?;
         Ok(summary

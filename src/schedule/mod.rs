@@ -9,12 +9,23 @@ pub mod session;
 pub mod share;
 pub mod tree;
 
-use crate::model::{Outcome, Phase, TestResult, Verdict};
+use crate::model::{Outcome, Phase, TestResult, TestRun, Verdict};
 use crate::pool::protocol::Request;
 use crate::pool::{PoolError, Worker};
 use crate::workdir::{State, TestRecord};
 use std::collections::{BTreeMap, VecDeque};
-use std::time::Duration;
+use std::time::{Duration, Instant};
+
+/// How a set's tests are run for its patches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Mode {
+    /// What the verdicts are reached by (`Execute`: woven patches; `Fallback`: one patch
+    /// compiled on its own, selected without a stub).
+    pub phase: Phase,
+    /// Every patch runs every test (`run --matrix`), instead of stopping at its first failure;
+    /// the verdict is still the first failure in the order.
+    pub matrix: bool,
+}
 
 /// Tests in the order they are run against every patch: the tests failing on the unpatched program
 /// first (they decide most patches), then the rest in the baseline's own order. Not by duration:
@@ -105,18 +116,20 @@ fn failure(result: &TestResult, test: &TestRecord, phase: Phase) -> Option<Outco
     )
 }
 
-/// One sequential round: `patch` selected at the location (-1: an overlay without a stub). A
-/// worker that dies or fails on its own during it is restarted and the round retried once
-/// ([`rerun::run_test`]).
+/// One sequential round: `patch` selected at the location (-1: an overlay without a stub), with
+/// its wall time. A worker that dies or fails on its own during it is restarted and the round
+/// retried once ([`rerun::run_test`]).
 fn run_one(
     worker: &mut Worker,
     classpath: &[String],
     test: &TestRecord,
     patch: i32,
     telemetry: &mut Telemetry,
-) -> TestResult {
+) -> (TestResult, Duration) {
     let timeout = Duration::from_millis(test.timeout_ms);
-    rerun::run_test(worker, classpath, test, patch, timeout, telemetry)
+    let t = Instant::now();
+    let r = rerun::run_test(worker, classpath, test, patch, timeout, telemetry);
+    (r, t.elapsed())
 }
 
 /// What selects `p` at the location: its number, or -1 for an overlay without a stub (a patch
@@ -140,8 +153,9 @@ pub fn flaky_note(test: &str, first: &TestResult) -> String {
     note
 }
 
-/// One execution of a test and the patches it decided (a tree round decides a whole class).
-type Decided = (Vec<usize>, TestResult);
+/// One execution of a test, the patches it decided (a tree round decides a whole class) and its
+/// wall time.
+type Decided = (Vec<usize>, TestResult, Duration);
 
 /// Confirms what an execution of `test` found before it counts, as in the plain technique.
 ///
@@ -175,9 +189,9 @@ fn confirm_failures(
     // Measured at the first timeout of this test, then shared by its other timeouts.
     let mut budget = None;
     let mut todo: VecDeque<Decided> = results.into();
-    while let Some((patches, result)) = todo.pop_front() {
+    while let Some((patches, result, took)) = todo.pop_front() {
         let Some(&first) = patches.first() else {
-            confirmed.push((patches, result));
+            confirmed.push((patches, result, took));
             continue;
         };
         if result == TestResult::Timeout {
@@ -188,11 +202,12 @@ fn confirm_failures(
                 Ok(b) => *b,
                 Err(why) => {
                     tracing::warn!("{why}");
-                    confirmed.push((patches, TestResult::Error(why.clone())));
+                    confirmed.push((patches, TestResult::Error(why.clone()), took));
                     continue;
                 }
             };
             telemetry.rounds += 1;
+            let t = Instant::now();
             let again = rerun::run_test(
                 worker,
                 classpath,
@@ -201,12 +216,13 @@ fn confirm_failures(
                 b.allowed,
                 telemetry,
             );
+            let took_again = t.elapsed();
             if again == TestResult::Timeout {
                 let note = load::confirmed_note(&test.id.to_string(), test.timeout_ms, &b);
                 telemetry
                     .timeouts
                     .push(format!("{note} (patches {patches:?})"));
-                confirmed.push((patches, result));
+                confirmed.push((patches, result, took_again));
                 continue;
             }
             let then = if again.passed() {
@@ -216,11 +232,11 @@ fn confirm_failures(
             };
             let note = load::slow_note(&test.id.to_string(), test.timeout_ms, &b, &then);
             telemetry.slow.push(format!("{note} (patches {patches:?})"));
-            todo.push_front((vec![first], again));
+            todo.push_front((vec![first], again, took_again));
             for &p in &patches[1..] {
                 telemetry.rounds += 1;
-                let r = run_one(worker, classpath, test, selector(phase, p), telemetry);
-                todo.push_back((vec![p], r));
+                let (r, took) = run_one(worker, classpath, test, selector(phase, p), telemetry);
+                todo.push_back((vec![p], r, took));
             }
             continue;
         }
@@ -228,28 +244,29 @@ fn confirm_failures(
             && matches!(&result, TestResult::Fail { exception, .. } if exception != "JVM exit")
             && !repeated.contains(&result);
         if !rerun {
-            confirmed.push((patches, result));
+            confirmed.push((patches, result, took));
             continue;
         }
         telemetry.rounds += 1;
-        let again = run_one(worker, classpath, test, selector(phase, first), telemetry);
+        let (again, took_again) =
+            run_one(worker, classpath, test, selector(phase, first), telemetry);
         if again.passed() {
             let note = flaky_note(&test.id.to_string(), &result);
             telemetry
                 .flaky
                 .push(format!("{note} (patch {first} of {patches:?})"));
-            confirmed.push((vec![first], again));
+            confirmed.push((vec![first], again, took_again));
             // A failure of a tree round that does not repeat for the representative alone is as
             // much evidence against the merge (capturing the others changed something) as of a
             // flaky test: the class's other patches get rounds of their own, confirmed alike.
             for &p in &patches[1..] {
                 telemetry.rounds += 1;
-                let r = run_one(worker, classpath, test, selector(phase, p), telemetry);
-                todo.push_back((vec![p], r));
+                let (r, took) = run_one(worker, classpath, test, selector(phase, p), telemetry);
+                todo.push_back((vec![p], r, took));
             }
         } else {
             repeated.push(result.clone());
-            confirmed.push((patches, result));
+            confirmed.push((patches, result, took));
         }
     }
     confirmed
@@ -293,6 +310,8 @@ fn run_tree(
     let mut rounds = 0u64;
     // The class the current round follows (PATH), empty before its first decision.
     let mut following: Vec<usize> = Vec::new();
+    // When the current round began (the end of the one before).
+    let mut round_began = Instant::now();
     let done = worker.call_streaming(&req, Some(Duration::from_millis(test.timeout_ms)), |r| {
         if r.lines.first().map(String::as_str) == Some("PATH") {
             following = ids(r.lines.get(1));
@@ -301,7 +320,8 @@ fn run_tree(
         rounds += 1;
         following.clear();
         let result = TestResult::parse_agent_line(r.lines.get(1).map(String::as_str).unwrap_or(""));
-        decided.push((ids(r.lines.get(2)), result));
+        decided.push((ids(r.lines.get(2)), result, round_began.elapsed()));
+        round_began = Instant::now();
         true
     });
     telemetry.rounds += rounds;
@@ -333,7 +353,11 @@ fn run_tree(
                 test.id,
                 t.as_millis()
             ));
-            decided.push((following.clone(), TestResult::Timeout));
+            decided.push((
+                following.clone(),
+                TestResult::Timeout,
+                round_began.elapsed(),
+            ));
             end = TreeEnd::Attributed;
         }
         Err(e) => {
@@ -346,24 +370,27 @@ fn run_tree(
     let undecided = patches
         .iter()
         .copied()
-        .filter(|p| !decided.iter().any(|(d, _)| d.contains(p)))
+        .filter(|p| !decided.iter().any(|(d, _, _)| d.contains(p)))
         .collect();
     (decided, undecided, end)
 }
 
 /// Runs the ordered tests against `patches` (tests outer, patches inner), each patch until its
-/// first failing test. Patches in `tree` share rounds through the state-transition tree; the rest,
-/// and any a tree could not decide, get one round each. `classpath` is the overlay, then the
-/// unpatched program's class path (`WorkDir::test_classpath`); timeouts are confirmed on it.
+/// first failing test (every test with `mode.matrix`). Patches in `tree` share rounds through
+/// the state-transition tree; the rest, and any a tree could not decide, get one round each.
+/// `classpath` is the overlay, then the unpatched program's class path
+/// (`WorkDir::test_classpath`); timeouts are confirmed on it. Each outcome lists its runs.
 pub fn execute(
     worker: &mut Worker,
     classpath: &[String],
     tests: &[TestRecord],
     patches: &[usize],
     tree: &[usize],
-    phase: Phase,
+    mode: Mode,
 ) -> (BTreeMap<usize, Outcome>, Telemetry) {
-    let mut outcomes = BTreeMap::new();
+    let phase = mode.phase;
+    let mut outcomes: BTreeMap<usize, Outcome> = BTreeMap::new();
+    let mut runs: BTreeMap<usize, Vec<TestRun>> = BTreeMap::new();
     let mut telemetry = Telemetry::default();
     let mut alive: Vec<usize> = patches.to_vec();
     for test in tests {
@@ -393,22 +420,36 @@ pub fn execute(
         sequential.sort();
         for p in sequential {
             telemetry.rounds += 1;
-            let result = run_one(worker, classpath, test, selector(phase, p), &mut telemetry);
-            results.push((vec![p], result));
+            let (result, took) =
+                run_one(worker, classpath, test, selector(phase, p), &mut telemetry);
+            results.push((vec![p], result, took));
         }
         let results = confirm_failures(worker, classpath, test, phase, results, &mut telemetry);
-        for (decided, result) in results {
-            if let Some(outcome) = failure(&result, test, phase) {
-                for p in decided {
-                    outcomes.insert(p, outcome.clone());
-                    alive.retain(|a| *a != p);
+        for (decided, result, took) in results {
+            let failed = failure(&result, test, phase);
+            let run = TestRun::new(
+                test.id.to_string(),
+                took,
+                decided.len(),
+                failed.as_ref().and_then(|o| o.detail.clone()),
+            );
+            for p in decided {
+                runs.entry(p).or_default().push(run.clone());
+                if let Some(outcome) = &failed {
+                    outcomes.entry(p).or_insert_with(|| outcome.clone());
+                    if !mode.matrix {
+                        alive.retain(|a| *a != p);
+                    }
                 }
             }
         }
         crate::progress::test_done(test.millis);
     }
-    for p in alive {
-        outcomes.insert(p, Outcome::new(Verdict::Plausible, phase));
+    for &p in patches {
+        let o = outcomes
+            .entry(p)
+            .or_insert_with(|| Outcome::new(Verdict::Plausible, phase));
+        o.runs = runs.remove(&p).unwrap_or_default();
     }
     (outcomes, telemetry)
 }

@@ -3,8 +3,8 @@
 //! posted chunks); the owner merges the chunks so that every patch keeps the first failing test in
 //! the set's order, exactly as one worker running every test in turn would find it.
 
-use super::{execute, Telemetry};
-use crate::model::{Outcome, Phase, Verdict};
+use super::{execute, Mode, Telemetry};
+use crate::model::{Outcome, Verdict};
 use crate::pool::Worker;
 use crate::workdir::TestRecord;
 use std::collections::{BTreeMap, VecDeque};
@@ -25,7 +25,7 @@ pub struct Job {
     pub tests: Vec<TestRecord>,
     pub patches: Vec<usize>,
     pub tree: Vec<usize>,
-    pub phase: Phase,
+    pub mode: Mode,
     /// The helper's result, or why it could not run the chunk (its worker would not start).
     finished: Mutex<Option<Box<Result<Executed, String>>>>,
     done: Condvar,
@@ -41,7 +41,7 @@ impl Job {
             &self.tests,
             &self.patches,
             &self.tree,
-            self.phase,
+            self.mode,
         );
         tracing::debug!(
             "chunk of {} tests from {} ran in {:.1} s",
@@ -161,10 +161,11 @@ pub fn execute_shared(
     tests: &[TestRecord],
     patches: &[usize],
     tree: &[usize],
-    phase: Phase,
+    mode: Mode,
 ) -> Executed {
-    let Some(board) = board else {
-        return execute(worker, classpath, tests, patches, tree, phase);
+    // A matrix runs every test for every patch: nothing would be left to share out.
+    let Some(board) = board.filter(|_| !mode.matrix) else {
+        return execute(worker, classpath, tests, patches, tree, mode);
     };
     let triggers = tests.iter().take_while(|t| !t.passed).count();
     let mut head_len = (triggers + (tests.len() - triggers).div_ceil(10)).min(tests.len());
@@ -176,7 +177,7 @@ pub fn execute_shared(
         head_len += 1;
     }
     let (head, rest) = tests.split_at(head_len);
-    let (mut outcomes, mut telemetry) = execute(worker, classpath, head, patches, tree, phase);
+    let (mut outcomes, mut telemetry) = execute(worker, classpath, head, patches, tree, mode);
     let alive: Vec<usize> = outcomes
         .iter()
         .filter(|(_, o)| o.verdict == Verdict::Plausible)
@@ -188,9 +189,9 @@ pub fn execute_shared(
     let total: f64 = rest.iter().map(|t| t.millis).sum();
     let helpers = board.idle().min(board.chunks_in(total));
     if helpers == 0 {
-        let (rest_outcomes, t) = execute(worker, classpath, rest, &alive, tree, phase);
+        let (rest_outcomes, t) = execute(worker, classpath, rest, &alive, tree, mode);
         telemetry.absorb(t);
-        outcomes.extend(rest_outcomes);
+        continue_with(&mut outcomes, rest_outcomes);
         return (outcomes, telemetry);
     }
     // Several chunks per worker, taken in order by whoever is free: a test's baseline time (in a
@@ -207,7 +208,7 @@ pub fn execute_shared(
                 tests: c.to_vec(),
                 patches: alive.clone(),
                 tree: tree.clone(),
-                phase,
+                mode,
                 finished: Mutex::new(None),
                 done: Condvar::new(),
             })
@@ -247,8 +248,15 @@ pub fn execute_shared(
     // 114 ms test after a 15 s test that loads every locale's data times out as a chunk's first
     // test), and the verdict must be the one the whole order gives.
     let mut redo = Vec::new();
-    for (part, t) in parts.into_iter().flatten() {
-        telemetry.absorb(t);
+    let parts: Vec<BTreeMap<usize, Outcome>> = parts
+        .into_iter()
+        .flatten()
+        .map(|(part, t)| {
+            telemetry.absorb(t);
+            part
+        })
+        .collect();
+    for part in &parts {
         for &p in &alive {
             if part
                 .get(&p)
@@ -259,6 +267,16 @@ pub fn execute_shared(
             }
         }
     }
+    // A plausible patch's runs: the head's, then each chunk's in order.
+    for part in parts {
+        for (p, o) in part {
+            if !redo.contains(&p) {
+                if let Some(mine) = outcomes.get_mut(&p) {
+                    mine.runs.extend(o.runs);
+                }
+            }
+        }
+    }
     if !redo.is_empty() {
         redo.sort();
         tracing::info!(
@@ -266,12 +284,25 @@ pub fn execute_shared(
             rest.len()
         );
         let tree: Vec<usize> = tree.iter().copied().filter(|p| redo.contains(p)).collect();
-        let (again, t) = execute(worker, classpath, rest, &redo, &tree, phase);
+        let (again, t) = execute(worker, classpath, rest, &redo, &tree, mode);
         telemetry.absorb(t);
         telemetry.redone += redo.len() as u64;
-        outcomes.extend(again);
+        continue_with(&mut outcomes, again);
     }
     (outcomes, telemetry)
+}
+
+/// Outcomes of the tests after those that decided `outcomes`, for patches that passed those: the
+/// later outcome stands, after the runs of the earlier one.
+fn continue_with(outcomes: &mut BTreeMap<usize, Outcome>, later: BTreeMap<usize, Outcome>) {
+    for (p, mut o) in later {
+        if let Some(earlier) = outcomes.remove(&p) {
+            let mut runs = earlier.runs;
+            runs.append(&mut o.runs);
+            o.runs = runs;
+        }
+        outcomes.insert(p, o);
+    }
 }
 
 /// Waits until a helper has finished `job`.
