@@ -287,6 +287,7 @@ pub fn main() -> i32 {
                 matrix,
             };
             match crate::run::run(&WorkDir::new(&work_dir), &patchsets, &options) {
+                Ok(summary) if summary.not_validated.is_some() => exit::INTERRUPTED,
                 Ok(summary) if summary.all_validated() => exit::OK,
                 Ok(_) => exit::PARTIAL,
                 Err(e) => {

@@ -13,5 +13,8 @@ pub const PROJECT: i32 = 4;
 /// `fuzz` found patches on which the techniques disagree (see its report), or `warm-check`
 /// tests whose results differ between fresh and warm class loaders.
 pub const DISAGREEMENT: i32 = 5;
+/// A SIGINT stopped the run before every set was validated (those written are complete;
+/// `run --resume` goes on). 128 + SIGINT, as a shell reports a command ended by Ctrl-C.
+pub const INTERRUPTED: i32 = 130;
 /// An internal error.
 pub const INTERNAL: i32 = 70;

@@ -17,6 +17,7 @@ pub mod records;
 pub mod report;
 pub mod run;
 pub mod schedule;
+pub mod stop;
 pub mod validate;
 pub mod weave;
 pub mod workdir;

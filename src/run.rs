@@ -28,6 +28,9 @@ pub struct Summary {
     pub unusable: usize,
     /// Patches with verdict `E`.
     pub errors: usize,
+    /// Sets left unvalidated because a SIGINT stopped the run ([`crate::stop`]); `None` when
+    /// the run was not stopped.
+    pub not_validated: Option<usize>,
     pub results: Vec<SetResult>,
 }
 
@@ -119,6 +122,7 @@ pub fn run(wd: &WorkDir, args: &[String], options: &Options) -> anyhow::Result<S
         }),
     )
     .with_context(|| format!("creating a run directory in {}", wd.runs().display()))?;
+    let _active = crate::stop::watch(&record.dir);
     let reusable = if resume {
         records::earlier(wd, &record.id)
     } else {
@@ -210,6 +214,11 @@ pub fn run(wd: &WorkDir, args: &[String], options: &Options) -> anyhow::Result<S
         }
         drop(tx);
         loop {
+            if summary.not_validated.is_none() && crate::stop::requested() {
+                // No set is taken from now on; those in flight finish and are written.
+                let left = queue.lock().expect("queue lock").drain(..).count();
+                summary.not_validated = Some(left);
+            }
             let decided = match rx.recv_timeout(std::time::Duration::from_millis(200)) {
                 Ok(d) => d,
                 Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
@@ -267,9 +276,19 @@ pub fn run(wd: &WorkDir, args: &[String], options: &Options) -> anyhow::Result<S
             "resumed": summary.resumed,
             "unusable": summary.unusable,
             "verdicts": counts,
+            "interrupted": summary.not_validated.map(|left| serde_json::json!({
+                "signal": "SIGINT",
+                "not_validated": left,
+            })),
         }))
         .with_context(|| format!("writing {}", record.dir.join("run.json").display()))?;
     let counts: Vec<String> = counts.iter().map(|(v, n)| format!("{n} {v}")).collect();
+    if let Some(left) = summary.not_validated {
+        tracing::warn!(
+            "stopped by SIGINT: {left} patch set(s) not validated; `patchval run --resume` with \
+             the same arguments validates them"
+        );
+    }
     tracing::info!(
         "{} patch sets ({} resumed from earlier runs): {}; results in {}",
         summary.sets,

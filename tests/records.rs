@@ -177,3 +177,141 @@ fn a_run_killed_with_sigkill_resumes_to_the_uninterrupted_results() {
         "{stdout}"
     );
 }
+
+/// Processes whose command line mentions `path` (the run's workers and JVMs name the work dir).
+fn processes_naming(path: &Path) -> Vec<String> {
+    let needle = path.to_string_lossy().to_string();
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) else {
+            continue;
+        };
+        let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+        if cmdline.contains(&needle) {
+            found.push(format!(
+                "{}: {cmdline}",
+                entry.file_name().to_string_lossy()
+            ));
+        }
+    }
+    found
+}
+
+/// Starts a run of every calc set in a process group of its own (as a shell starts a command)
+/// and waits for its first result line.
+fn start_and_wait_for_a_set(work: &Path, patches: &Path) -> std::process::Child {
+    use std::os::unix::process::CommandExt;
+    let child = run_cmd(work, patches, &[])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .process_group(0)
+        .spawn()
+        .unwrap();
+    let first = work.join("runs/0001/result.jsonl");
+    let started = Instant::now();
+    while lines(&first).is_empty() {
+        assert!(
+            started.elapsed() < Duration::from_secs(120),
+            "no set finished"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child
+}
+
+/// Every set written by a run is whole: as many detail lines as its patches.
+fn assert_whole(run_dir: &Path) {
+    let written = verdicts(run_dir);
+    let patches: usize = written.values().map(String::len).sum();
+    assert_eq!(lines(&run_dir.join("details.jsonl")).len(), patches);
+}
+
+/// Ctrl-C at a terminal (SIGINT to the run's process group): the sets in flight finish and are
+/// written, no other set starts, the run says how many it left (exit 130), and `--resume` then
+/// gives the verdicts of an uninterrupted run.
+#[test]
+fn ctrl_c_finishes_the_sets_in_flight_and_resume_completes_the_run() {
+    let (_tmp, project) = fixture("calc");
+    let patches = project.join("patches");
+    let expected = expected(&project);
+    let work = project.parent().unwrap().join("work");
+    init(&project, &work);
+    let mut child = start_and_wait_for_a_set(&work, &patches);
+    // SAFETY: signalling the process group this test started.
+    assert_eq!(unsafe { libc::killpg(child.id() as i32, libc::SIGINT) }, 0);
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130), "{status}");
+    let run = work.join("runs/0001");
+    assert_whole(&run);
+    let written = verdicts(&run);
+    assert!(
+        written.len() < expected.len(),
+        "the run ended before Ctrl-C"
+    );
+    for (set, succlist) in &written {
+        assert_eq!(Some(succlist), expected.get(set), "{set}");
+    }
+    let meta: Value =
+        serde_json::from_str(&std::fs::read_to_string(run.join("run.json")).unwrap()).unwrap();
+    let left = meta["totals"]["interrupted"]["not_validated"].as_u64();
+    assert_eq!(
+        left,
+        Some((expected.len() - written.len()) as u64),
+        "{meta}"
+    );
+    assert!(!stop_note(&run).exists());
+
+    let out = run_cmd(&work, &patches, &["--resume"]).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(verdicts(&work.join("runs/0002")), expected);
+    assert_whole(&work.join("runs/0002"));
+}
+
+fn stop_note(run_dir: &Path) -> std::path::PathBuf {
+    run_dir.join("interrupted")
+}
+
+/// SIGTERM ends the run at once (by the signal), notes it in the run's directory, leaves no
+/// worker or JVM behind and writes nothing partial; `--resume` completes the run.
+#[test]
+fn sigterm_stops_at_once_and_leaves_no_process_behind() {
+    let (_tmp, project) = fixture("calc");
+    let patches = project.join("patches");
+    let expected = expected(&project);
+    let work = project.parent().unwrap().join("work");
+    init(&project, &work);
+    let mut child = start_and_wait_for_a_set(&work, &patches);
+    // SAFETY: signalling the child this test started.
+    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGTERM) }, 0);
+    let status = child.wait().unwrap();
+    use std::os::unix::process::ExitStatusExt;
+    assert_eq!(status.signal(), Some(libc::SIGTERM), "{status}");
+    let run = work.join("runs/0001");
+    let note = std::fs::read_to_string(stop_note(&run)).expect("the interrupted note");
+    assert!(note.starts_with("SIGTERM"), "{note}");
+    assert_whole(&run);
+    // Workers check for their parent every 200 ms.
+    let started = Instant::now();
+    loop {
+        let left = processes_naming(&work);
+        if left.is_empty() {
+            break;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "still running: {left:#?}"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let out = run_cmd(&work, &patches, &["--resume"]).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(verdicts(&work.join("runs/0002")), expected);
+}

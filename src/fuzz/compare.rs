@@ -60,6 +60,9 @@ impl Tech {
             matrix: false,
         };
         let summary = crate::run::run(wd, &args, &options)?;
+        if summary.not_validated.is_some() {
+            anyhow::bail!("stopped by SIGINT");
+        }
         Ok(summary
             .results
             .into_iter()

@@ -1,6 +1,7 @@
 //! Running the JDK's `javac` command (baseline compile and the plain technique).
 
 use super::{join_path, Project, ProjectError, Toolchain};
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -50,8 +51,11 @@ pub fn compile(
         .collect();
     std::fs::write(&argfile, quoted.join("\n"))
         .map_err(|e| format!("{}: {e}", argfile.display()))?;
+    // In a process group of its own: a Ctrl-C at the terminal, which lets a run finish the sets
+    // in flight (crate::stop), must not kill javac and turn the patch into `C`.
     let output = Command::new(tools.javac())
         .arg(format!("@{}", argfile.display()))
+        .process_group(0)
         .output()
         .map_err(|e| format!("cannot run {}: {e}", tools.javac().display()))?;
     if output.status.success() {
