@@ -254,7 +254,8 @@ pub fn main() -> i32 {
                     match e {
                         project::ProjectError::NoJdk(_)
                         | project::ProjectError::NoJunit(_)
-                        | project::ProjectError::Worker(_) => exit::ENVIRONMENT,
+                        | project::ProjectError::Worker(_)
+                        | project::ProjectError::Javac { .. } => exit::ENVIRONMENT,
                         project::ProjectError::DoesNotCompile { .. }
                         | project::ProjectError::NoTests(_) => exit::PROJECT,
                         _ => exit::USAGE,
@@ -292,7 +293,16 @@ pub fn main() -> i32 {
                 Ok(_) => exit::PARTIAL,
                 Err(e) => {
                     eprintln!("patchval run: {e:#}");
-                    if e.downcast_ref::<crate::workdir::WorkDirError>().is_some() {
+                    // A work dir that cannot be read or written (full disk, read-only).
+                    if e.downcast_ref::<crate::workdir::WorkDirError>().is_some()
+                        || e.downcast_ref::<std::io::Error>().is_some_and(|io| {
+                            use std::io::ErrorKind::*;
+                            matches!(
+                                io.kind(),
+                                StorageFull | ReadOnlyFilesystem | PermissionDenied
+                            )
+                        })
+                    {
                         exit::ENVIRONMENT
                     } else {
                         exit::USAGE

@@ -82,6 +82,15 @@ impl CompileSetup {
             },
             Some(std::time::Duration::from_secs(600)),
         )?;
+        if resp.lines.first().map(String::as_str) == Some("IOERROR") {
+            let why = parse_diagnostics(&resp.lines)
+                .first()
+                .map(|d| d.message.clone())
+                .unwrap_or_default();
+            return Err(PoolError::Agent(format!(
+                "javac could not read or write its files: {why}"
+            )));
+        }
         Ok(parse_diagnostics(&resp.lines))
     }
 }

@@ -56,9 +56,16 @@ pub fn plain(ctx: &RunContext, worker_id: usize, path: &Path, set: &PatchSet) ->
                 &scratch,
             );
             extra.compile_ms += t.elapsed().as_secs_f64() * 1000.0;
-            if let Err(errors) = compiled {
-                let first = errors.lines().next().unwrap_or("").to_string();
-                return Outcome::new(Verdict::CompileError, Phase::Plain).with_detail(first);
+            match compiled {
+                Ok(()) => {}
+                Err(javac::Failed::Errors(errors)) => {
+                    let first = errors.lines().next().unwrap_or("").to_string();
+                    return Outcome::new(Verdict::CompileError, Phase::Plain).with_detail(first);
+                }
+                Err(javac::Failed::Environment(why)) => {
+                    return Outcome::new(Verdict::Error, Phase::Plain)
+                        .with_detail(format!("compiling: {why}"));
+                }
             }
             let t = Instant::now();
             let run = run_tests(ctx, worker_id, &classes);

@@ -17,7 +17,35 @@ pub fn sources(dirs: &[PathBuf]) -> Vec<PathBuf> {
     v
 }
 
-/// Compiles `files` into `out` with the javac command. Returns javac's error output on failure.
+/// Why the javac command did not compile.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Failed {
+    /// The sources do not compile: javac's error output.
+    Errors(String),
+    /// javac could not run, was killed, or could not read or write its files (a full disk, a
+    /// read-only directory): this says nothing about the sources.
+    Environment(String),
+}
+
+/// javac's messages (English, which `-J-Duser.language=en` asks for) for its own I/O failures:
+/// `compiler.err.class.cant.write`, `error.writing.file`, `error.reading.file`, `io.exception`,
+/// `cant.read.file`, `file.not.directory`. The agent's in-process compiler tells them by code.
+const IO_MESSAGES: &[&str] = &[
+    "error: error while writing ",
+    "error: error writing ",
+    "error: error reading ",
+    "error: cannot read: ",
+    "error: not a directory: ",
+];
+
+/// The first line of javac's error output that reports an I/O failure of its own.
+pub fn io_failure(errors: &str) -> Option<&str> {
+    errors
+        .lines()
+        .find(|l| IO_MESSAGES.iter().any(|m| l.contains(m)))
+}
+
+/// Compiles `files` into `out` with the javac command.
 pub fn compile(
     tools: &Toolchain,
     project: &Project,
@@ -25,9 +53,13 @@ pub fn compile(
     out: &Path,
     files: &[PathBuf],
     scratch: &Path,
-) -> Result<(), String> {
-    std::fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
-    std::fs::create_dir_all(scratch).map_err(|e| format!("{}: {e}", scratch.display()))?;
+) -> Result<(), Failed> {
+    let env = |path: &Path| {
+        let path = path.display().to_string();
+        move |e: std::io::Error| Failed::Environment(format!("{path}: {e}"))
+    };
+    std::fs::create_dir_all(out).map_err(env(out))?;
+    std::fs::create_dir_all(scratch).map_err(env(scratch))?;
     let argfile = scratch.join("javac.args");
     let mut args = vec![
         "-nowarn".to_string(),
@@ -49,19 +81,28 @@ pub fn compile(
         .iter()
         .map(|a| format!("\"{}\"", a.replace('\\', "\\\\").replace('"', "\\\"")))
         .collect();
-    std::fs::write(&argfile, quoted.join("\n"))
-        .map_err(|e| format!("{}: {e}", argfile.display()))?;
+    std::fs::write(&argfile, quoted.join("\n")).map_err(env(&argfile))?;
     // In a process group of its own: a Ctrl-C at the terminal, which lets a run finish the sets
     // in flight (crate::stop), must not kill javac and turn the patch into `C`.
     let output = Command::new(tools.javac())
+        .arg("-J-Duser.language=en")
         .arg(format!("@{}", argfile.display()))
         .process_group(0)
         .output()
-        .map_err(|e| format!("cannot run {}: {e}", tools.javac().display()))?;
+        .map_err(|e| Failed::Environment(format!("cannot run {}: {e}", tools.javac().display())))?;
     if output.status.success() {
-        Ok(())
-    } else {
-        Err(String::from_utf8_lossy(&output.stderr).into_owned())
+        return Ok(());
+    }
+    let errors = String::from_utf8_lossy(&output.stderr).into_owned();
+    if output.status.code().is_none() {
+        return Err(Failed::Environment(format!(
+            "javac ended by {}",
+            output.status
+        )));
+    }
+    match io_failure(&errors) {
+        Some(line) => Err(Failed::Environment(line.to_string())),
+        None => Err(Failed::Errors(errors)),
     }
 }
 
@@ -75,13 +116,17 @@ pub fn compile_or_fail(
     files: &[PathBuf],
     scratch: &Path,
 ) -> Result<(), ProjectError> {
-    compile(tools, project, classpath, out, files, scratch).map_err(|errors| {
-        ProjectError::DoesNotCompile {
+    compile(tools, project, classpath, out, files, scratch).map_err(|failed| match failed {
+        Failed::Errors(errors) => ProjectError::DoesNotCompile {
             what: keyword_as_identifier(&errors)
                 .map(|hint| format!("{what}: {hint}"))
                 .unwrap_or_else(|| what.to_string()),
             errors: errors.lines().take(20).collect::<Vec<_>>().join("\n"),
-        }
+        },
+        Failed::Environment(why) => ProjectError::Javac {
+            what: what.to_string(),
+            why,
+        },
     })
 }
 

@@ -37,6 +37,8 @@ pub enum ProjectError {
     NoJunit(PathBuf),
     #[error("the project does not compile ({what}); first errors:\n{errors}")]
     DoesNotCompile { what: String, errors: String },
+    #[error("javac could not compile {what}: {why}")]
+    Javac { what: String, why: String },
     #[error("no tests found: no runnable JUnit test method in {0}")]
     NoTests(String),
     #[error("{path}: {source}")]

@@ -30,6 +30,12 @@ final class JavacBridge {
     /** Decoding problems are not syntax errors (sources may be Latin-1); parseCheck ignores them. */
     private static final String ENCODING_ERROR = "compiler.err.illegal.char.for.encoding";
 
+    /** Codes of javac's own I/O failures, which are no verdict on the sources. */
+    private static final java.util.Set<String> IO_ERRORS = java.util.Set.of(
+        "compiler.err.class.cant.write", "compiler.err.error.writing.file",
+        "compiler.err.error.reading.file", "compiler.err.io.exception",
+        "compiler.err.cant.read.file", "compiler.err.file.not.directory");
+
     private static JavaCompiler compiler;
     /** Diagnostics reported by a file manager itself (e.g. "unmappable character") go to the current call. */
     private static final Forwarder FORWARDER = new Forwarder();
@@ -87,6 +93,12 @@ final class JavacBridge {
             for (Diagnostic<? extends JavaFileObject> d : diags.getDiagnostics()) {
                 if (d.getKind() != Diagnostic.Kind.ERROR) continue;
                 if (parseOnly && ENCODING_ERROR.equals(d.getCode())) continue;
+                if (IO_ERRORS.contains(d.getCode())) {
+                    // javac could not read or write its files (a full disk, a read-only
+                    // directory): no verdict on the sources.
+                    ok = true;
+                    return new String[] {"IOERROR", format(d, given)};
+                }
                 res.add(format(d, given));
             }
             if (res.size() > 1 || !success) res.set(0, "ERRORS");
