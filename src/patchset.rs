@@ -101,11 +101,22 @@ pub fn patch_count(path: &Path) -> usize {
         .unwrap_or(0)
 }
 
-/// Checks that the patch set was made against `actual` (the file on disk).
-pub fn check_context(path: &Path, set: &PatchSet, actual: &str) -> Result<(), PatchSetError> {
+/// Checks that the patch set was made against `actual` (the file on disk), tolerating what
+/// cannot matter to javac or a test: line endings (CRLF in one, LF in the other) and whitespace
+/// at the very end of the file (a missing final newline, as Recoder's manifests for ExpressAPR's
+/// demo have). Then the unpatched text is located on the file itself and the set's contexts
+/// become the file's, and the returned note says what differed.
+pub fn check_context(
+    path: &Path,
+    set: &mut PatchSet,
+    actual: &str,
+) -> Result<Option<String>, PatchSetError> {
     let expected = set.original_text();
     if expected == actual {
-        return Ok(());
+        return Ok(None);
+    }
+    if let Some(note) = refit(set, actual) {
+        return Ok(Some(note));
     }
     let at = expected
         .bytes()
@@ -122,6 +133,71 @@ pub fn check_context(path: &Path, set: &PatchSet, actual: &str) -> Result<(), Pa
             actual.len()
         ),
     })
+}
+
+/// `text` with CRLF line ends as LF, and for each byte of the result the offset of the byte it
+/// came from in `text` (plus the end).
+fn lf_only(text: &str) -> (String, Vec<usize>) {
+    let mut out = String::with_capacity(text.len());
+    let mut from = Vec::with_capacity(text.len() + 1);
+    let bytes = text.as_bytes();
+    for (i, ch) in text.char_indices() {
+        if ch == '\r' && bytes.get(i + 1) == Some(&b'\n') {
+            continue;
+        }
+        out.push(ch);
+        from.extend(std::iter::repeat_n(i, ch.len_utf8()));
+    }
+    from.push(text.len());
+    (out, from)
+}
+
+/// Re-fits `set` onto `actual` when the two differ only in line endings and whitespace at the
+/// end of the file, and the unpatched text lies before that end; returns what differed.
+fn refit(set: &mut PatchSet, actual: &str) -> Option<String> {
+    let (expected, _) = lf_only(&set.original_text());
+    let (file, from) = lf_only(actual);
+    let body = expected.trim_end();
+    if file.trim_end() != body {
+        return None;
+    }
+    let (above, _) = lf_only(&set.context_above);
+    let (unpatched, _) = lf_only(&set.unpatched);
+    let (start, end) = (above.len(), above.len() + unpatched.len());
+    // The unpatched text must be in the part both agree on (not in the end's whitespace).
+    if end > body.len() {
+        return None;
+    }
+    // A boundary falls after the byte before it, so a CRLF stays whole on the later side.
+    let raw = |k: usize| if k == 0 { 0 } else { from[k - 1] + 1 };
+    let (start, end) = (raw(start), raw(end));
+    let mut what = Vec::new();
+    if actual.contains("\r\n") != set.original_text().contains("\r\n") {
+        what.push(if actual.contains("\r\n") {
+            "the file has CRLF line ends, the manifest LF"
+        } else {
+            "the manifest has CRLF line ends, the file LF"
+        });
+    }
+    if file[body.len()..] != expected[body.len()..] {
+        what.push(
+            if actual.ends_with('\n') && !set.context_below.ends_with('\n') {
+                "the manifest lacks the file's final newline"
+            } else {
+                "whitespace at the end of the file differs"
+            },
+        );
+    }
+    if what.is_empty() {
+        what.push("line ends differ");
+    }
+    set.context_above = actual[..start].to_string();
+    set.unpatched = actual[start..end].to_string();
+    set.context_below = actual[end..].to_string();
+    Some(format!(
+        "context: {}; the unpatched text was located on the file, whose text the patched files keep",
+        what.join("; ")
+    ))
 }
 
 /// Expands arguments that are files, directories (their `*.json`) or glob patterns, in order, without duplicates.
@@ -223,11 +299,81 @@ mod tests {
 
     #[test]
     fn context_mismatch_is_reported_with_line() {
-        let s = parse(Path::new("a.json"), GOOD).unwrap();
-        check_context(Path::new("a.json"), &s, "class A { void f() { x = 1; } }").unwrap();
-        let e = check_context(Path::new("a.json"), &s, "class A { void g() { x = 1; } }")
-            .unwrap_err()
-            .to_string();
+        let mut s = parse(Path::new("a.json"), GOOD).unwrap();
+        let same = check_context(
+            Path::new("a.json"),
+            &mut s,
+            "class A { void f() { x = 1; } }",
+        );
+        assert_eq!(same.unwrap(), None);
+        let e = check_context(
+            Path::new("a.json"),
+            &mut s,
+            "class A { void g() { x = 1; } }",
+        )
+        .unwrap_err()
+        .to_string();
         assert!(e.contains("A.java") && e.contains("line 1"), "{e}");
+        // A difference beyond line ends and the end's whitespace stays an error.
+        let e = check_context(
+            Path::new("a.json"),
+            &mut s,
+            "class A { void f() { x = 1; }}\n",
+        );
+        assert!(e.is_err());
+    }
+
+    #[test]
+    fn line_ends_and_the_final_newline_are_tolerated_on_the_file_s_text() {
+        let manifest = |above: &str, below: &str| {
+            let mut s = parse(Path::new("a.json"), GOOD).unwrap();
+            s.context_above = above.into();
+            s.context_below = below.into();
+            s
+        };
+        let cases = [
+            // (above, below, file, what the note says)
+            (
+                "class A {\n  void f() { ",
+                " }\n}",
+                "class A {\n  void f() { x = 1; }\n}\n",
+                "final newline",
+            ),
+            (
+                "class A {\n  void f() { ",
+                " }\n}\n",
+                "class A {\r\n  void f() { x = 1; }\r\n}\r\n",
+                "CRLF",
+            ),
+            (
+                "class A {\r\n  void f() { ",
+                " }\r\n}\r\n",
+                "class A {\n  void f() { x = 1; }\n}",
+                "CRLF",
+            ),
+            // The unpatched text ends right before a CRLF, which stays whole after it.
+            (
+                "class A {\n  void f() {\n    ",
+                "\n  }\n}\n",
+                "class A {\r\n  void f() {\r\n    x = 1;\r\n  }\r\n}\r\n",
+                "CRLF",
+            ),
+            (
+                "class A {\n  void f() { ",
+                " }\n}\n",
+                "class A {\n  void f() { x = 1; }\n}\n  \n",
+                "whitespace",
+            ),
+        ];
+        for (above, below, file, what) in cases {
+            let mut s = manifest(above, below);
+            let note = check_context(Path::new("a.json"), &mut s, file)
+                .unwrap_or_else(|e| panic!("{file:?}: {e}"))
+                .unwrap_or_else(|| panic!("{file:?}: no note"));
+            assert!(note.contains(what), "{file:?}: {note}");
+            assert_eq!(s.original_text(), file, "the contexts are the file's");
+            assert_eq!(s.unpatched, "x = 1;");
+            assert!(s.patched_text(0).contains("x = 2;"));
+        }
     }
 }

@@ -70,6 +70,10 @@ pub struct Extra {
     /// method at init) and passing tests it left out (schedule::select).
     pub tests_selected: usize,
     pub tests_skipped: usize,
+    /// How the manifest's text was matched to the file when they differ in what cannot matter
+    /// (line ends, whitespace at the end of the file; `patchset::check_context`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub context: Option<String>,
     /// Why this set ran every test, when it did.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub all_tests_because: Option<String>,

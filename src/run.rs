@@ -15,7 +15,7 @@ use crate::validate::{self, RunContext};
 use crate::workdir::WorkDir;
 use anyhow::Context;
 use std::collections::VecDeque;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 /// Totals of a run.
@@ -162,38 +162,22 @@ pub fn run(wd: &WorkDir, args: &[String], options: &Options) -> anyhow::Result<S
                         }
                         continue;
                     }
-                    let result = match validate::load_set(ctx, &path) {
-                        Err(why) => validate::unusable(&path, patchset::patch_count(&path), why),
-                        Ok(set) => match technique {
-                            Technique::Plain => {
-                                let copied = copy.get_or_insert_with(|| {
-                                    let root = &ctx.state.project.root;
-                                    ctx.wd.copy_project(id, root).map(|_| ()).map_err(|e| {
-                                        format!("{}: {e}", ctx.wd.worker_project(id).display())
-                                    })
-                                });
-                                match copied {
-                                    Ok(()) => crate::plain::plain(ctx, id, &path, &set),
-                                    Err(e) => validate::unusable(
-                                        &path,
-                                        set.patches.len(),
-                                        format!("cannot copy the project: {e}"),
-                                    ),
-                                }
-                            }
-                            Technique::Schemata => {
-                                let w = worker.get_or_insert_with(|| spawn(ctx, id));
-                                match w {
-                                    Ok(w) => validate::schemata(ctx, w, id, &path, &set),
-                                    Err(e) => validate::unusable(
-                                        &path,
-                                        set.patches.len(),
-                                        format!("cannot start a worker: {e}"),
-                                    ),
-                                }
-                            }
-                        },
-                    };
+                    // A panic in validating one set (a bug of ours) costs that set, not the run.
+                    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                        validate_set(ctx, technique, id, &path, &mut worker, &mut copy)
+                    }))
+                    .unwrap_or_else(|panic| {
+                        // The worker may be mid-request: the next set starts a fresh one.
+                        worker = None;
+                        let why = panic
+                            .downcast_ref::<String>()
+                            .cloned()
+                            .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+                            .unwrap_or_default();
+                        let why = format!("internal error (a bug of patchval's): {why}");
+                        tracing::error!("{}: {why}", path.display());
+                        validate::unusable(&path, patchset::patch_count(&path), why)
+                    });
                     if tx.send(Decided::Now(Box::new(result), key)).is_err() {
                         break;
                     }
@@ -297,6 +281,51 @@ pub fn run(wd: &WorkDir, args: &[String], options: &Options) -> anyhow::Result<S
         record.results().display()
     );
     Ok(summary)
+}
+
+/// Validates the set file `path` on worker thread `id`: its worker process (schemata) or its
+/// copy of the project (plain) is made the first time it is needed.
+fn validate_set(
+    ctx: &RunContext,
+    technique: Technique,
+    id: usize,
+    path: &Path,
+    worker: &mut Option<Result<Worker, String>>,
+    copy: &mut Option<Result<(), String>>,
+) -> SetResult {
+    let (set, context) = match validate::load_set(ctx, path) {
+        Ok(loaded) => loaded,
+        Err(why) => return validate::unusable(path, patchset::patch_count(path), why),
+    };
+    let mut result = match technique {
+        Technique::Plain => {
+            let copied = copy.get_or_insert_with(|| {
+                let root = &ctx.state.project.root;
+                ctx.wd
+                    .copy_project(id, root)
+                    .map(|_| ())
+                    .map_err(|e| format!("{}: {e}", ctx.wd.worker_project(id).display()))
+            });
+            match copied {
+                Ok(()) => crate::plain::plain(ctx, id, path, &set),
+                Err(e) => validate::unusable(
+                    path,
+                    set.patches.len(),
+                    format!("cannot copy the project: {e}"),
+                ),
+            }
+        }
+        Technique::Schemata => match worker.get_or_insert_with(|| spawn(ctx, id)) {
+            Ok(w) => validate::schemata(ctx, w, id, path, &set),
+            Err(e) => validate::unusable(
+                path,
+                set.patches.len(),
+                format!("cannot start a worker: {e}"),
+            ),
+        },
+    };
+    result.extra.context = context;
+    result
 }
 
 /// A set's result, decided by this run (with the set's key) or reused from an earlier one.

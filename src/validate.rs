@@ -60,13 +60,13 @@ impl RunContext<'_> {
 }
 
 /// Reads a patch set and checks it against the project's file; the error names the file.
-pub fn load_set(ctx: &RunContext, path: &Path) -> Result<PatchSet, String> {
-    let set = patchset::load(path).map_err(|e| e.to_string())?;
+pub fn load_set(ctx: &RunContext, path: &Path) -> Result<(PatchSet, Option<String>), String> {
+    let mut set = patchset::load(path).map_err(|e| e.to_string())?;
     let file = ctx.state.project.root.join(&set.filename);
     let actual = std::fs::read_to_string(&file)
         .map_err(|e| format!("{}: patched file {}: {e}", path.display(), file.display()))?;
-    patchset::check_context(path, &set, &actual).map_err(|e| e.to_string())?;
-    Ok(set)
+    let note = patchset::check_context(path, &mut set, &actual).map_err(|e| e.to_string())?;
+    Ok((set, note))
 }
 
 /// The file name of a patch set, for progress and human lines.

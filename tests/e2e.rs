@@ -147,3 +147,41 @@ fn sets_split_over_workers_keep_their_verdicts() {
         }
     }
 }
+
+/// Manifests as repair tools write them: one whose `context_below` lacks the file's final
+/// newline (ExpressAPR's own demo sets do), and a file with CRLF line ends against an LF
+/// manifest. Both validate with plain's verdicts, noting what differed in `extra.context`.
+#[test]
+fn manifests_differing_in_line_ends_or_the_final_newline_get_plains_verdicts() {
+    let (_tmp, project) = fixture("calc");
+    let work = project.parent().unwrap().join("work");
+    let expected = expected(&project)["binsearch_return.json"].clone();
+    let set_path = project.join("patches/binsearch_return.json");
+    let mut set: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&set_path).unwrap()).unwrap();
+    let below = set["context_below"].as_str().unwrap().to_string();
+    assert!(below.ends_with('\n'));
+    set["context_below"] = below.trim_end_matches('\n').into();
+    let no_newline = project.parent().unwrap().join("no_final_newline.json");
+    std::fs::write(&no_newline, set.to_string()).unwrap();
+    init(&project, &work);
+    for flags in [&["--technique", "plain"][..], &[][..]] {
+        let r = run_flags_ok(&work, &no_newline, flags, 1);
+        assert_eq!(r[0].succlist, expected, "{flags:?}: {:?}", r[0].error);
+        let note = r[0].extra["context"].as_str().unwrap_or_default();
+        assert!(note.contains("final newline"), "{flags:?}: {}", r[0].extra);
+    }
+
+    // The same file with CRLF line ends (the project compiled again at init).
+    let file = project.join(set["filename"].as_str().unwrap());
+    let text = std::fs::read_to_string(&file).unwrap();
+    std::fs::write(&file, text.replace('\n', "\r\n")).unwrap();
+    let crlf_work = project.parent().unwrap().join("work-crlf");
+    init(&project, &crlf_work);
+    for flags in [&["--technique", "plain"][..], &[][..]] {
+        let r = run_flags_ok(&crlf_work, &set_path, flags, 1);
+        assert_eq!(r[0].succlist, expected, "{flags:?}: {:?}", r[0].error);
+        let note = r[0].extra["context"].as_str().unwrap_or_default();
+        assert!(note.contains("CRLF"), "{flags:?}: {}", r[0].extra);
+    }
+}

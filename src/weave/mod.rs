@@ -111,6 +111,12 @@ pub fn plan(src: &str, range: Range<usize>, patches: &[String]) -> Result<Plan, 
         ));
     }
     let site = scope::analyse(src, tree.root_node(), range.clone())?;
+    if site.target.start > range.start || range.end > site.target.end {
+        return Err(Unsupported(format!(
+            "the unpatched text (bytes {range:?}) reaches past the code it is part of (bytes {:?})",
+            site.target
+        )));
+    }
     let before = &src[site.target.start..range.start];
     let after = &src[range.end..site.target.end];
     let statements: Vec<String> = patches
