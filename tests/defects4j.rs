@@ -78,3 +78,76 @@ fn a_defects4j_checkout_is_validated_like_defects4j_test() {
     assert_eq!(fast[0].succlist, expected);
     assert_eq!(plain[0].succlist, expected);
 }
+
+/// testdata/d4jmath, a checkout in Math's old layout: `init --defects4j` runs exactly the tests
+/// of Defects4J's `all.manual.tests` fileset for Math, lists the classes it left out and why, and
+/// puts the data files kept next to the tests on the class path, so no test that passes there is
+/// excluded as failing; verdicts equal plain's.
+#[test]
+fn a_math_checkout_runs_the_fileset_s_tests_with_their_resources() {
+    let (_tmp, checkout) = fixture("d4jmath");
+    let work = checkout.parent().unwrap().join("work");
+    let out = patchval_ok(&[
+        "init",
+        "--defects4j",
+        checkout.to_str().unwrap(),
+        "-w",
+        work.to_str().unwrap(),
+    ]);
+    let state: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(work.join("state.json")).unwrap()).unwrap();
+    let mut tests: Vec<(String, bool)> = state["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| {
+            let id = &t["id"];
+            let name = format!(
+                "{}#{}",
+                id["class"].as_str().unwrap_or_default(),
+                id["method"].as_str().unwrap_or_default()
+            );
+            (name, t["passed"].as_bool().unwrap())
+        })
+        .collect();
+    tests.sort();
+    let p = "org.example.stats.";
+    let want: Vec<(String, bool)> = [
+        ("MeanTest#heightsFileHasFiveValues", true),
+        ("MeanTest#meanOfNone", true),
+        ("MeanTest#meanOfOne", false),
+        ("MeanTest#meanOfTheHeightsFile", false),
+        ("MeanTest#meanOfTwo", false),
+        ("TrimmedMeanTestBinary#trimmedDropsTheExtremes", false),
+        ("TrimmedMeanTestBinary#trimmedOfTwoIsTheMean", true),
+    ]
+    .iter()
+    .map(|(t, passed)| (format!("{p}{t}"), *passed))
+    .collect();
+    assert_eq!(tests, want, "{out}");
+    for (class, why) in [
+        ("random.ShuffledMeanTest", "left out by `**/random/*.java`"),
+        ("AbstractMeanTest", "left out by `**/*Abstract*Test.java`"),
+        (
+            "MeanScenarios",
+            "not in Defects4J's all.manual.tests for Math",
+        ),
+    ] {
+        assert!(
+            out.lines()
+                .any(|l| l.contains(&format!("excluded {p}{class}:")) && l.contains(why)),
+            "{class}: {out}"
+        );
+    }
+    assert!(
+        !out.contains("not a declared trigger test"),
+        "a test that passes with its resources was excluded: {out}"
+    );
+
+    let set = checkout.join("patches/mean_return.json");
+    let expected = expected(&checkout)["mean_return.json"].clone();
+    let (_, fast) = run(&work, &set, "schemata", 1);
+    let (_, plain) = run(&work, &set, "plain", 1);
+    assert_eq!(fast[0].succlist, expected);
+    assert_eq!(plain[0].succlist, expected);
+}

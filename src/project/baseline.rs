@@ -169,9 +169,9 @@ pub fn init(
         &main_sources,
         &scratch,
     )?;
-    copy_resources(&project.resource_dirs, &wd.classes())?;
+    copy_resources(&project.resource_dirs, &project.source_dirs, &wd.classes())?;
     let (test_sources, left_out) = project.test_sources();
-    let left_out: Vec<(String, String)> = left_out
+    let mut left_out: Vec<(String, String)> = left_out
         .into_iter()
         .map(|(file, pattern)| {
             let why = format!("test source excluded by `{pattern}`, not compiled");
@@ -192,7 +192,11 @@ pub fn init(
         &test_sources,
         &scratch,
     )?;
-    copy_resources(&project.test_resource_dirs, &wd.test_classes())?;
+    copy_resources(
+        &project.test_resource_dirs,
+        &project.test_dirs,
+        &wd.test_classes(),
+    )?;
 
     // Every class a test run can load: a test class may override a main method or run a mock
     // library that generates subclasses (see DESIGN.md, "Execution scheduling").
@@ -204,7 +208,17 @@ pub fn init(
     })?;
     let (pure, impure) = purity.summary();
     tracing::info!("purity scan: {pure} pure and {impure} impure methods");
-    let classes = test_class_names(&wd.test_classes());
+    let mut classes = test_class_names(&wd.test_classes());
+    if let Some(fileset) = &project.test_fileset {
+        classes.retain(|class| match fileset.leaves_out(class) {
+            Some(why) => {
+                left_out.push((class.clone(), why));
+                false
+            }
+            None => true,
+        });
+        tracing::info!("{} test classes in {}", classes.len(), fileset.name);
+    }
     let mut worker = spawn_worker(wd, &project, &tools, 0)?;
     let mut state = State {
         project,

@@ -27,6 +27,15 @@ struct ProjectFacts {
     dirs: Vec<Dirs>,
     #[serde(default)]
     extra_classpath: Vec<String>,
+    /// The test classes Defects4J runs (`all.manual.tests`); absent: every test class.
+    fileset: Option<FilesetFacts>,
+}
+
+#[derive(Debug, Deserialize)]
+struct FilesetFacts {
+    include: Vec<String>,
+    #[serde(default)]
+    exclude: Vec<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -174,6 +183,26 @@ pub fn load(dir: &Path) -> Result<Checkout, ProjectError> {
         .or_else(|| props.get("d4j.tests.trigger").cloned())
         .map(|t| trigger_tests(&t))
         .unwrap_or_default();
+    // Resources as Defects4J's builds put them on the class path: the Maven layouts' resource
+    // directory, or where there is none (old Ant layouts keep data next to the code and copy it
+    // with the classes), the non-Java files of the source or test directory itself.
+    let resources = |maven: &str, code: &Path| -> Vec<PathBuf> {
+        let maven = root.join(maven);
+        vec![if maven.is_dir() {
+            maven
+        } else {
+            code.to_path_buf()
+        }]
+    };
+    let resource_dirs = resources("src/main/resources", &src);
+    let test_resource_dirs = resources("src/test/resources", &test);
+    let test_fileset = known
+        .and_then(|p| p.fileset.as_ref())
+        .map(|f| super::TestFileset {
+            name: format!("Defects4J's all.manual.tests for {pid}"),
+            include: f.include.clone(),
+            exclude: f.exclude.clone(),
+        });
     tracing::info!(
         "Defects4J {pid}-{bug}: sources {}, tests {}, {} class path entries, {} trigger tests",
         src.display(),
@@ -185,14 +214,15 @@ pub fn load(dir: &Path) -> Result<Checkout, ProjectError> {
         project: Project {
             source_dirs: vec![src],
             test_dirs: vec![test],
-            resource_dirs: vec![],
-            test_resource_dirs: vec![],
+            resource_dirs,
+            test_resource_dirs,
             classpath,
             release: "8".into(),
             encoding: "UTF-8".into(),
             jvm_options: facts.defaults.jvm_options.clone(),
             exclude_tests: vec![],
             exclude_test_sources: vec![],
+            test_fileset,
             root,
         },
         triggers,

@@ -145,10 +145,19 @@ pub fn keyword_as_identifier(errors: &str) -> Option<String> {
 }
 
 /// Copies resource directories into a class output directory.
-pub fn copy_resources(dirs: &[PathBuf], out: &Path) -> Result<(), ProjectError> {
+pub fn copy_resources(
+    dirs: &[PathBuf],
+    sources: &[PathBuf],
+    out: &Path,
+) -> Result<(), ProjectError> {
     for d in dirs {
+        // A source directory that also holds resources (old Ant layouts): its Java files are
+        // compiled, not copied.
+        let is_source = sources.contains(d);
         for e in walkdir::WalkDir::new(d).into_iter().filter_map(|e| e.ok()) {
-            if !e.file_type().is_file() {
+            if !e.file_type().is_file()
+                || (is_source && e.path().extension().is_some_and(|x| x == "java"))
+            {
                 continue;
             }
             let rel = e

@@ -131,6 +131,7 @@ pub fn load_with(dir: &Path, opts: &Options) -> Result<Project, ProjectError> {
             }
             v
         },
+        test_fileset: None,
         root,
     })
 }

@@ -81,6 +81,58 @@ pub struct Project {
     /// directory (`**/BenchmarkTest*`, `org/x/NeedsMissingJar.java`): Maven's `<testExcludes>`.
     #[serde(default)]
     pub exclude_test_sources: Vec<String>,
+    /// The test classes a harness runs, by file (Defects4J's `all.manual.tests`); `None`: every
+    /// test class found.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub test_fileset: Option<TestFileset>,
+}
+
+/// An Ant fileset naming the test classes to run: patterns ending in `.java` match the source
+/// path of a top-level test class below a test directory (`org/x/FooTest.java`), the others its
+/// class file's path (`org/x/FooTest.class`); `*` stays within a directory, `**/` spans any
+/// number of them. A class is run when some include matches and no exclude does.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct TestFileset {
+    /// What the fileset is (for messages): `Defects4J's all.manual.tests for Math`.
+    pub name: String,
+    pub include: Vec<String>,
+    #[serde(default)]
+    pub exclude: Vec<String>,
+}
+
+impl TestFileset {
+    /// Why the test class `class` (a binary name) is not run, or `None` when it is.
+    pub fn leaves_out(&self, class: &str) -> Option<String> {
+        let top = class.split('$').next().unwrap_or(class).replace('.', "/");
+        let opts = glob::MatchOptions {
+            require_literal_separator: true,
+            ..glob::MatchOptions::new()
+        };
+        let matches = |pattern: &String| {
+            let path = if pattern.ends_with(".java") {
+                format!("{top}.java")
+            } else {
+                format!("{}.class", class.replace('.', "/"))
+            };
+            // Ant's `**/` also matches no directory at all.
+            let bare = pattern.strip_prefix("**/");
+            [Some(pattern.as_str()), bare]
+                .into_iter()
+                .flatten()
+                .any(|p| glob::Pattern::new(p).is_ok_and(|g| g.matches_with(&path, opts)))
+        };
+        if let Some(p) = self.exclude.iter().find(|p| matches(p)) {
+            return Some(format!("left out by `{p}` of {}", self.name));
+        }
+        if !self.include.iter().any(matches) {
+            return Some(format!(
+                "not in {} (it includes {})",
+                self.name,
+                self.include.join(", ")
+            ));
+        }
+        None
+    }
 }
 
 impl Project {
@@ -293,6 +345,7 @@ pub fn load(root: &Path, flags: &Overrides) -> Result<Project, ProjectError> {
             .into_iter()
             .chain(flags.exclude_test_sources.iter().cloned())
             .collect(),
+        test_fileset: None,
         root,
     })
 }
@@ -435,6 +488,56 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("--src"), "{e}");
+    }
+
+    #[test]
+    fn a_test_fileset_matches_like_ant() {
+        let math = TestFileset {
+            name: "Math's".into(),
+            include: vec!["**/*Test.java".into(), "**/*TestBinary.java".into()],
+            exclude: vec!["**/random/*.java".into(), "**/*Abstract*Test.java".into()],
+        };
+        assert_eq!(math.leaves_out("org.x.FooTest"), None);
+        assert_eq!(
+            math.leaves_out("FooTest"),
+            None,
+            "`**/` matches no directory too"
+        );
+        assert_eq!(
+            math.leaves_out("org.x.FooTest$Inner"),
+            None,
+            "nested: its file's class"
+        );
+        assert_eq!(math.leaves_out("org.x.BarTestBinary"), None);
+        assert!(math
+            .leaves_out("org.x.random.FooTest")
+            .unwrap()
+            .contains("random"));
+        assert!(math.leaves_out("org.x.AbstractFooTest").is_some());
+        assert!(math
+            .leaves_out("org.x.FooTests")
+            .unwrap()
+            .contains("not in Math's"));
+        // `*` stays within a directory.
+        let flat = TestFileset {
+            include: vec!["*Test.java".into()],
+            ..TestFileset::default()
+        };
+        assert!(flat.leaves_out("org.x.FooTest").is_some());
+        let mockito = TestFileset {
+            name: "Mockito's".into(),
+            include: vec!["**/*Test.class".into()],
+            exclude: vec![
+                "**/Abstract*.class".into(),
+                "**/GitHubTicketFetcherTest*".into(),
+            ],
+        };
+        assert_eq!(mockito.leaves_out("org.mockito.MockitoTest"), None);
+        assert!(mockito.leaves_out("org.mockito.AbstractMockTest").is_some());
+        assert!(mockito
+            .leaves_out("org.m.GitHubTicketFetcherTest")
+            .is_some());
+        assert!(mockito.leaves_out("org.mockito.Helper").is_some());
     }
 
     #[test]

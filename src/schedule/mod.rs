@@ -485,6 +485,7 @@ mod tests {
                 jvm_options: vec![],
                 exclude_tests: vec![],
                 exclude_test_sources: vec![],
+                test_fileset: None,
             },
             tools: crate::project::Toolchain {
                 java_home: "/".into(),
