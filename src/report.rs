@@ -74,6 +74,10 @@ pub struct Extra {
     /// (line ends, whitespace at the end of the file; `patchset::check_context`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub context: Option<String>,
+    /// The location is in a local declaration's initialiser, woven with the declaration split in
+    /// place (`weave::split`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub declaration_split: bool,
     /// Why this set ran every test, when it did.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub all_tests_because: Option<String>,

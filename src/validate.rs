@@ -113,7 +113,7 @@ pub fn schemata(
     v.extra.tests_selected = v.selection.tests.len();
     v.extra.tests_skipped = v.selection.skipped;
     v.extra.all_tests_because = v.selection.all_because.clone();
-    let technique = match weave::plan(&set.original_text(), set.unpatched_range(), &set.patches) {
+    let technique = match plan(set, &mut v.extra) {
         Ok(mut plan) => {
             plan.exclude_stack_exposed(&ctx.state.purity);
             if ctx.dedup {
@@ -152,6 +152,28 @@ pub fn schemata(
     };
     r.finish_counts();
     r
+}
+
+/// The weaving plan for `set`. A location in the initialiser of a local declaration, which
+/// cannot move into a method of its own, is planned on the file with that declaration split in
+/// place (`weave::split`), and the patches that only a declaration can take stay unwoven.
+fn plan(set: &PatchSet, extra: &mut Extra) -> Result<weave::Plan, weave::scope::Unsupported> {
+    let (src, range) = (set.original_text(), set.unpatched_range());
+    let why = match weave::plan(&src, range.clone(), &set.patches) {
+        Ok(plan) => return Ok(plan),
+        Err(why) => why,
+    };
+    let Some((split, range)) = weave::split::split_declaration(&src, range) else {
+        return Err(why);
+    };
+    let mut plan = weave::plan(&split, range, &set.patches)?;
+    for (excluded, patch) in plan.excluded.iter_mut().zip(&set.patches) {
+        if excluded.is_none() {
+            *excluded = weave::split::unassignable(patch);
+        }
+    }
+    extra.declaration_split = true;
+    Ok(plan)
 }
 
 /// Why a patch that timed out in the schemata is decided again on its own.

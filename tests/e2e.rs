@@ -6,7 +6,22 @@ use common::*;
 
 #[test]
 fn calc_fixture_matches_plain_and_expectations() {
-    check_fixture("calc");
+    let results = check_fixture("calc");
+    // `int mid = (lo + hi) >>> 1;`: the location is a declaration's initialiser, woven with the
+    // declaration split in place. The schemata take two javac calls (the second without the
+    // patches that do not compile); only the empty patch, which does not parse, gets its own.
+    let r = results
+        .iter()
+        .find(|r| r.set_name() == "binsearch_mid_init.json")
+        .unwrap();
+    assert_eq!(r.extra["declaration_split"], true, "{}", r.extra);
+    assert!(
+        r.extra["javac_invocations"].as_u64().unwrap() <= 2,
+        "{}",
+        r.extra
+    );
+    assert_eq!(r.extra["fallback_compiles"], 1, "{}", r.extra);
+    assert_eq!(r.technique.as_deref(), Some("schemata"));
 }
 
 #[test]

@@ -6,6 +6,7 @@
 //! one round per patch.
 
 use super::scope::Site;
+use super::text;
 use tree_sitter::Node;
 
 /// A field of the enclosing class that a patch may assign.
@@ -90,10 +91,6 @@ const VALUE_TYPES: &[&str] = &[
 /// A type whose values can be copied, compared by value and restored.
 pub fn is_value_type(ty: &str) -> bool {
     VALUE_TYPES.contains(&ty.trim())
-}
-
-fn text<'a>(src: &'a str, n: Node) -> &'a str {
-    &src[n.byte_range()]
 }
 
 /// Fields declared directly in the class body holding the enclosing method.

@@ -3,11 +3,8 @@
 //! parameters, and the exception types caught around the location.
 
 use super::scope::Local;
+use super::text;
 use tree_sitter::Node;
-
-fn text<'a>(src: &'a str, n: Node) -> &'a str {
-    &src[n.byte_range()]
-}
 
 pub(super) fn has_final(src: &str, decl: Node) -> bool {
     let mut c = decl.walk();

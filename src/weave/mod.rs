@@ -9,6 +9,7 @@ pub mod frames;
 pub mod locals;
 pub mod member;
 pub mod scope;
+pub mod split;
 pub mod stack;
 pub mod tokens;
 
@@ -21,6 +22,11 @@ use tokens::Mentions;
 #[derive(Debug, thiserror::Error)]
 #[error("woven file does not re-parse cleanly ({0} ERROR/MISSING nodes)")]
 pub struct WeaveError(pub usize);
+
+/// The source text of node `n`.
+fn text<'a>(src: &'a str, n: tree_sitter::Node) -> &'a str {
+    &src[n.byte_range()]
+}
 
 fn parser() -> tree_sitter::Parser {
     let mut p = tree_sitter::Parser::new();

@@ -5,6 +5,7 @@ use super::locals::{
     collect_block_locals, collect_catch_local, collect_caught, collect_loop_locals, collect_params,
     collect_resources,
 };
+use super::text;
 use std::ops::Range;
 use tree_sitter::Node;
 
@@ -130,10 +131,6 @@ fn is_statement(n: Node) -> bool {
     n.kind() == "switch_expression"
         && n.parent()
             .is_some_and(|p| STATEMENT_PARENTS.contains(&p.kind()))
-}
-
-fn text<'a>(src: &'a str, n: Node) -> &'a str {
-    &src[n.byte_range()]
 }
 
 /// Finds the statement(s) covering `range` and analyses their surroundings.

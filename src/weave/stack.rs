@@ -3,6 +3,7 @@
 //! it that outlives it without being thrown out of the unit (whose frames `Rt.framed` rewrites),
 //! shows a frame plain validation never has. Such a patch is validated on its own, unwoven.
 
+use super::text;
 use tree_sitter::Node;
 
 /// What the stack rule asks of the class-path analysis (`project::purity::Purity`).
@@ -38,10 +39,6 @@ pub fn stack_exposure(stmt: &str, oracle: &dyn StackOracle) -> Option<String> {
         todo.extend(n.named_children(&mut c));
     }
     None
-}
-
-fn text<'a>(src: &'a str, n: Node) -> &'a str {
-    &src[n.byte_range()]
 }
 
 /// `java.util.List<String>` → `List`.
