@@ -156,20 +156,40 @@ pub fn schemata(
 
 /// The weaving plan for `set`. A location in the initialiser of a local declaration, which
 /// cannot move into a method of its own, is planned on the file with that declaration split in
-/// place (`weave::split`), and the patches that only a declaration can take stay unwoven.
+/// place (`weave::split`), and the patches that only a declaration can take stay unwoven. So is
+/// a location that is a whole declaration, for the patches that change only its initialiser.
 fn plan(set: &PatchSet, extra: &mut Extra) -> Result<weave::Plan, weave::scope::Unsupported> {
+    use weave::split;
     let (src, range) = (set.original_text(), set.unpatched_range());
     let why = match weave::plan(&src, range.clone(), &set.patches) {
         Ok(plan) => return Ok(plan),
         Err(why) => why,
     };
-    let Some((split, range)) = weave::split::split_declaration(&src, range) else {
+    // The patches as initialisers (None: one that changes more than the initialiser).
+    let (range, inner): (_, Vec<Option<String>>) =
+        match split::narrow(&src, range.clone(), &set.patches) {
+            Some((value, inner)) if inner.iter().filter(|p| p.is_some()).count() >= 2 => {
+                (value, inner)
+            }
+            _ => (range, set.patches.iter().cloned().map(Some).collect()),
+        };
+    let Some((split_src, range)) = split::split_declaration(&src, range) else {
         return Err(why);
     };
-    let mut plan = weave::plan(&split, range, &set.patches)?;
-    for (excluded, patch) in plan.excluded.iter_mut().zip(&set.patches) {
+    let unpatched = split_src[range.clone()].to_string();
+    let texts: Vec<String> = inner
+        .iter()
+        .map(|p| p.clone().unwrap_or_else(|| unpatched.clone()))
+        .collect();
+    let mut plan = weave::plan(&split_src, range, &texts)?;
+    for ((excluded, patch), inner) in plan.excluded.iter_mut().zip(&texts).zip(&inner) {
         if excluded.is_none() {
-            *excluded = weave::split::unassignable(patch);
+            *excluded = match inner {
+                None => Some(
+                    "the patch changes more of the declaration than its initialiser".to_string(),
+                ),
+                Some(_) => split::unassignable(patch),
+            };
         }
     }
     extra.declaration_split = true;

@@ -3,7 +3,7 @@
 //! statements, statements inside loops and files that have a test class), a seeded sample of them,
 //! and the facts about one location that the mutation operators need (`Spot`).
 
-use super::mutate::{Member, MethodSig, Spot, Var};
+use super::mutate::{Member, MethodSig, Mutant, Spot, Var};
 use super::rng::Rng;
 use crate::project::Project;
 use crate::weave::scope;
@@ -473,4 +473,36 @@ pub fn spot<'t>(
 /// 1-based line of a byte offset.
 pub fn line_of(text: &str, at: usize) -> usize {
     text[..at.min(text.len())].matches('\n').count() + 1
+}
+
+/// For a declaration statement, the range of its last declarator's initialiser and the mutants
+/// that change only that initialiser, cut down to it; `None` when the statement is no such
+/// declaration or fewer than two mutants qualify.
+pub fn initialiser_location(
+    spot: &Spot,
+    mutants: &[Mutant],
+) -> Option<(Range<usize>, Vec<Mutant>)> {
+    let stmt = spot.stmt;
+    if stmt.kind() != "local_variable_declaration" {
+        return None;
+    }
+    let mut c = stmt.walk();
+    let value = stmt
+        .children_by_field_name("declarator", &mut c)
+        .last()?
+        .child_by_field_name("value")?;
+    let src = spot.src;
+    let prefix = &src[stmt.start_byte()..value.start_byte()];
+    let suffix = &src[value.end_byte()..stmt.end_byte()];
+    let kept: Vec<Mutant> = mutants
+        .iter()
+        .filter_map(|m| {
+            let inner = m.text.strip_prefix(prefix)?.strip_suffix(suffix)?;
+            (!inner.trim().is_empty()).then(|| Mutant {
+                text: inner.to_string(),
+                op: m.op,
+            })
+        })
+        .collect();
+    (kept.len() >= 2).then(|| (value.byte_range(), kept))
 }

@@ -152,7 +152,16 @@ pub fn generate(
         let Some(spot) = locate::spot(f, &c.range, &exceptions) else {
             continue;
         };
-        let muts = mutate::generate(&spot, &mut rng, patches);
+        let mut muts = mutate::generate(&spot, &mut rng, patches);
+        let mut range = c.range.clone();
+        // Half of the declarations are patched in their initialiser only, as repair tools'
+        // expression templates do (the weaver splits the declaration: weave::split).
+        if rng.chance(0.5) {
+            if let Some((value, kept)) = locate::initialiser_location(&spot, &muts) {
+                range = value;
+                muts = kept;
+            }
+        }
         if muts.is_empty() {
             continue;
         }
@@ -161,9 +170,9 @@ pub fn generate(
             interface: "local".into(),
             bug: format!("fuzz-s{seed}-{k:03}"),
             filename: f.rel.clone(),
-            context_above: f.text[..c.range.start].to_string(),
-            unpatched: f.text[c.range.clone()].to_string(),
-            context_below: f.text[c.range.end..].to_string(),
+            context_above: f.text[..range.start].to_string(),
+            unpatched: f.text[range.clone()].to_string(),
+            context_below: f.text[range.end..].to_string(),
             patches: muts.iter().map(|m| m.text.clone()).collect(),
         };
         let path = dir.join(format!("{}.json", set.bug));

@@ -69,6 +69,37 @@ fn splits_badly(src: &str, declaration: Node, declarator: Node) -> bool {
     is_final || is_var || !last
 }
 
+/// When the unpatched text is a whole local declaration statement (`String text = E;`), the
+/// range of its last declarator's initialiser, and for each patch that keeps everything around
+/// that initialiser (`String text = E2;`), the new initialiser `E2` (`None` for the others).
+pub fn narrow(
+    src: &str,
+    range: Range<usize>,
+    patches: &[String],
+) -> Option<(Range<usize>, Vec<Option<String>>)> {
+    let tree = super::parser().parse(src, None)?;
+    let stmt = tree
+        .root_node()
+        .descendant_for_byte_range(range.start, range.end)?;
+    let stmt = std::iter::successors(Some(stmt), |n| n.parent())
+        .find(|n| n.byte_range() == range && n.kind() == "local_variable_declaration")?;
+    let mut c = stmt.walk();
+    let value = stmt
+        .children_by_field_name("declarator", &mut c)
+        .last()?
+        .child_by_field_name("value")?;
+    let prefix = &src[range.start..value.start_byte()];
+    let suffix = &src[value.end_byte()..range.end];
+    let inner = patches
+        .iter()
+        .map(|p| {
+            let inner = p.strip_prefix(prefix)?.strip_suffix(suffix)?;
+            (!inner.trim().is_empty()).then(|| inner.to_string())
+        })
+        .collect();
+    Some((value.byte_range(), inner))
+}
+
 /// Why patch text `patch` cannot be the right-hand side of an assignment although it can
 /// initialise a declaration: an array initialiser (`{1, 2}`).
 pub fn unassignable(patch: &str) -> Option<String> {
@@ -106,6 +137,26 @@ mod tests {
         // Part of an initialiser.
         let out = split(SRC, "lo + hi").unwrap();
         assert!(out.contains("int mid; mid = (lo + hi) >>> 1;"), "{out}");
+    }
+
+    #[test]
+    fn a_whole_declaration_narrows_to_its_initialiser() {
+        let stmt = "int a = 1, b = a + 2;";
+        let start = SRC.find(stmt).unwrap();
+        let patches = [
+            "int a = 1, b = a - 2;".to_string(),
+            "int a = 1, b = a;".to_string(),
+            "long a = 1, b = a + 2;".to_string(),
+            "int a = 1, b = ;".to_string(),
+        ];
+        let (value, inner) = narrow(SRC, start..start + stmt.len(), &patches).unwrap();
+        assert_eq!(&SRC[value], "a + 2");
+        assert_eq!(
+            inner,
+            [Some("a - 2".to_string()), Some("a".to_string()), None, None]
+        );
+        // Part of a statement is no whole declaration.
+        assert!(narrow(SRC, start..start + 9, &patches).is_none());
     }
 
     #[test]
