@@ -129,7 +129,8 @@ pub struct Outcome {
 pub struct TestRun {
     /// `Class#method`.
     pub test: String,
-    /// Wall time of the execution that decided it, in ms (a tree round's time is its class's).
+    /// Time of the execution that decided it, in ms to the microsecond (a tree round's is its
+    /// class's).
     pub ms: f64,
     /// Patches that execution decided at once (a class of test-equivalent patches); 1 alone.
     #[serde(default = "one", skip_serializing_if = "is_one")]
@@ -157,7 +158,7 @@ impl TestRun {
     ) -> TestRun {
         TestRun {
             test: test.into(),
-            ms: (elapsed.as_secs_f64() * 10_000.0).round() / 10.0,
+            ms: (elapsed.as_secs_f64() * 1e6).round() / 1e3,
             shared,
             failed,
         }

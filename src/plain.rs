@@ -315,8 +315,9 @@ fn run_from(
     };
     let index = |id: &str| index_of(ctx, id);
     let mut current: Option<usize> = None;
-    // When the current test started.
+    // When the current test started, and how long its last run took by PlainMain's own measure.
     let mut started = Instant::now();
+    let mut took: Option<Duration> = None;
     // The budget of test `from` when its timeout is being confirmed.
     let mut budget: Option<Budget> = None;
     // The unpatched program's run of test `from` is under way.
@@ -346,6 +347,7 @@ fn run_from(
                         let idx = index(id);
                         current = idx;
                         started = Instant::now();
+                        took = None;
                         run.rounds += 1;
                         let ms = idx.map(|k| ctx.tests[k].timeout_ms).unwrap_or(5000);
                         let allowed = match budget.filter(|_| idx == Some(from)) {
@@ -353,6 +355,9 @@ fn run_from(
                             None => Duration::from_millis(ms),
                         };
                         deadline = Instant::now() + allowed;
+                    }
+                    (Some("TOOK"), Some(_), Some(micros), _) => {
+                        took = micros.parse().ok().map(Duration::from_micros);
                     }
                     (Some("FLAKY"), Some(id), Some(first), rest) => {
                         let first = match rest {
@@ -369,8 +374,8 @@ fn run_from(
                         };
                         let r = TestResult::parse_agent_line(&result);
                         let failed = (!r.passed()).then(|| r.describe());
-                        run.runs
-                            .push(TestRun::new(id, started.elapsed(), 1, failed));
+                        let elapsed = took.take().unwrap_or_else(|| started.elapsed());
+                        run.runs.push(TestRun::new(id, elapsed, 1, failed));
                         if let Some(b) = budget.take().filter(|_| index(id) == Some(from)) {
                             let then = if r.passed() {
                                 "passed".to_string()

@@ -94,22 +94,7 @@ fn a_math_checkout_runs_the_fileset_s_tests_with_their_resources() {
         "-w",
         work.to_str().unwrap(),
     ]);
-    let state: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(work.join("state.json")).unwrap()).unwrap();
-    let mut tests: Vec<(String, bool)> = state["tests"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|t| {
-            let id = &t["id"];
-            let name = format!(
-                "{}#{}",
-                id["class"].as_str().unwrap_or_default(),
-                id["method"].as_str().unwrap_or_default()
-            );
-            (name, t["passed"].as_bool().unwrap())
-        })
-        .collect();
+    let mut tests = state_tests(&work);
     tests.sort();
     let p = "org.example.stats.";
     let want: Vec<(String, bool)> = [

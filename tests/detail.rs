@@ -11,27 +11,9 @@ use std::path::Path;
 /// The tests in the order every technique runs them: those failing on the unpatched program
 /// first, then the rest in the baseline's order.
 fn order(work: &Path) -> Vec<String> {
-    let state: Value =
-        serde_json::from_str(&std::fs::read_to_string(work.join("state.json")).unwrap()).unwrap();
-    let mut tests: Vec<(bool, String)> = state["tests"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|t| {
-            let id = &t["id"];
-            let name = match id.as_str() {
-                Some(s) => s.to_string(),
-                None => format!(
-                    "{}#{}",
-                    id["class"].as_str().unwrap(),
-                    id["method"].as_str().unwrap()
-                ),
-            };
-            (t["passed"].as_bool().unwrap(), name)
-        })
-        .collect();
-    tests.sort_by_key(|(passed, _)| *passed);
-    tests.into_iter().map(|(_, n)| n).collect()
+    let mut tests = state_tests(work);
+    tests.sort_by_key(|(_, passed)| *passed);
+    tests.into_iter().map(|(n, _)| n).collect()
 }
 
 /// One patch's runs: (test, how it failed if it did).

@@ -98,36 +98,9 @@ fn each_run_has_its_own_record_and_latest_names_the_newest() {
 
 #[test]
 fn a_run_killed_with_sigkill_resumes_to_the_uninterrupted_results() {
-    let (_tmp, project) = fixture("calc");
-    let patches = project.join("patches");
-    // The reference: an uninterrupted run in a work dir of its own.
-    let reference_work = project.parent().unwrap().join("reference");
-    init(&project, &reference_work);
-    let out = run_cmd(&reference_work, &patches, &[]).output().unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let reference = verdicts(&reference_work.join("runs/0001"));
-    assert_eq!(reference.len(), expected(&project).len());
-
-    let work = project.parent().unwrap().join("work");
-    init(&project, &work);
-    let mut child = run_cmd(&work, &patches, &[])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    // The reference: calc's verified verdicts, which an uninterrupted run gives (tests/e2e.rs).
+    let (_tmp, patches, work, reference, mut child) = calc_run_under_way();
     let first = work.join("runs/0001/result.jsonl");
-    let started = Instant::now();
-    while lines(&first).is_empty() {
-        assert!(
-            started.elapsed() < Duration::from_secs(120),
-            "no set finished"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
     child.kill().unwrap();
     child.wait().unwrap();
     let done_before = lines(&first).len();
@@ -197,11 +170,23 @@ fn processes_naming(path: &Path) -> Vec<String> {
     found
 }
 
-/// Starts a run of every calc set in a process group of its own (as a shell starts a command)
-/// and waits for its first result line.
-fn start_and_wait_for_a_set(work: &Path, patches: &Path) -> std::process::Child {
+/// An initialised copy of calc and a run of all its sets, started in a process group of its own
+/// (as a shell starts a command), once its first result line is written: (temp dir, patch sets,
+/// work dir, calc's verdicts, the run).
+fn calc_run_under_way() -> (
+    tempfile::TempDir,
+    std::path::PathBuf,
+    std::path::PathBuf,
+    BTreeMap<String, String>,
+    std::process::Child,
+) {
     use std::os::unix::process::CommandExt;
-    let child = run_cmd(work, patches, &[])
+    let (tmp, project) = fixture("calc");
+    let patches = project.join("patches");
+    let expected = expected(&project);
+    let work = project.parent().unwrap().join("work");
+    init(&project, &work);
+    let child = run_cmd(&work, &patches, &[])
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .process_group(0)
@@ -216,7 +201,19 @@ fn start_and_wait_for_a_set(work: &Path, patches: &Path) -> std::process::Child 
         );
         std::thread::sleep(Duration::from_millis(20));
     }
-    child
+    (tmp, patches, work, expected, child)
+}
+
+/// `run --resume` after an interrupted run 0001 gives `expected` in run 0002, every set whole.
+fn resume_completes(work: &Path, patches: &Path, expected: &BTreeMap<String, String>) {
+    let out = run_cmd(work, patches, &["--resume"]).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(&verdicts(&work.join("runs/0002")), expected);
+    assert_whole(&work.join("runs/0002"));
 }
 
 /// Every set written by a run is whole: as many detail lines as its patches.
@@ -231,12 +228,7 @@ fn assert_whole(run_dir: &Path) {
 /// gives the verdicts of an uninterrupted run.
 #[test]
 fn ctrl_c_finishes_the_sets_in_flight_and_resume_completes_the_run() {
-    let (_tmp, project) = fixture("calc");
-    let patches = project.join("patches");
-    let expected = expected(&project);
-    let work = project.parent().unwrap().join("work");
-    init(&project, &work);
-    let mut child = start_and_wait_for_a_set(&work, &patches);
+    let (_tmp, patches, work, expected, mut child) = calc_run_under_way();
     // SAFETY: signalling the process group this test started.
     assert_eq!(unsafe { libc::killpg(child.id() as i32, libc::SIGINT) }, 0);
     let status = child.wait().unwrap();
@@ -260,15 +252,7 @@ fn ctrl_c_finishes_the_sets_in_flight_and_resume_completes_the_run() {
         "{meta}"
     );
     assert!(!stop_note(&run).exists());
-
-    let out = run_cmd(&work, &patches, &["--resume"]).output().unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert_eq!(verdicts(&work.join("runs/0002")), expected);
-    assert_whole(&work.join("runs/0002"));
+    resume_completes(&work, &patches, &expected);
 }
 
 fn stop_note(run_dir: &Path) -> std::path::PathBuf {
@@ -279,12 +263,7 @@ fn stop_note(run_dir: &Path) -> std::path::PathBuf {
 /// worker or JVM behind and writes nothing partial; `--resume` completes the run.
 #[test]
 fn sigterm_stops_at_once_and_leaves_no_process_behind() {
-    let (_tmp, project) = fixture("calc");
-    let patches = project.join("patches");
-    let expected = expected(&project);
-    let work = project.parent().unwrap().join("work");
-    init(&project, &work);
-    let mut child = start_and_wait_for_a_set(&work, &patches);
+    let (_tmp, patches, work, expected, mut child) = calc_run_under_way();
     // SAFETY: signalling the child this test started.
     assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGTERM) }, 0);
     let status = child.wait().unwrap();
@@ -307,11 +286,5 @@ fn sigterm_stops_at_once_and_leaves_no_process_behind() {
         );
         std::thread::sleep(Duration::from_millis(100));
     }
-    let out = run_cmd(&work, &patches, &["--resume"]).output().unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert_eq!(verdicts(&work.join("runs/0002")), expected);
+    resume_completes(&work, &patches, &expected);
 }

@@ -320,7 +320,12 @@ fn run_tree(
         rounds += 1;
         following.clear();
         let result = TestResult::parse_agent_line(r.lines.get(1).map(String::as_str).unwrap_or(""));
-        decided.push((ids(r.lines.get(2)), result, round_began.elapsed()));
+        // The worker's own measure of the round; the parent's, should it lack one.
+        let took = match r.micros {
+            0 => round_began.elapsed(),
+            us => Duration::from_micros(us),
+        };
+        decided.push((ids(r.lines.get(2)), result, took));
         round_began = Instant::now();
         true
     });

@@ -311,3 +311,24 @@ pub fn same_failures(work: &Path) {
         }
     }
 }
+
+/// The tests `init` recorded in `WORK/state.json`, in its order: (`Class#method`, passed on the
+/// unpatched program).
+pub fn state_tests(work: &Path) -> Vec<(String, bool)> {
+    let state: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(work.join("state.json")).unwrap()).unwrap();
+    state["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| {
+            let id = &t["id"];
+            let name = format!(
+                "{}#{}",
+                id["class"].as_str().unwrap(),
+                id["method"].as_str().unwrap()
+            );
+            (name, t["passed"].as_bool().unwrap())
+        })
+        .collect()
+}

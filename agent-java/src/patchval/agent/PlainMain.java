@@ -13,7 +13,8 @@ public final class PlainMain {
      * Arguments: optionally {@code --warm} and the unpatched program's test class path, then the
      * test class path (entries separated by the path separator), then test ids
      * {@code Class#method}, each prefixed with {@code +} when it passed on the unpatched program.
-     * Prints START/RESULT lines, then DONE if all passed. A {@code +} test that fails is run once
+     * Prints START/TOOK/RESULT lines (TOOK: the test's last run, in microseconds), then DONE if
+     * all passed. A {@code +} test that fails is run once
      * more: when it passes then, it is flaky ({@code FLAKY id first-result}) and does not count.
      * With {@code --warm}, the first test runs once on the unpatched program before anything else
      * ({@code WARM id}, then {@code WARMED id micros result}): the parent confirms a timeout of that
@@ -53,16 +54,19 @@ public final class PlainMain {
             protocol.println("START\t" + id);
             protocol.flush();
             injectFault();
+            long t = System.nanoTime();
             String result = TestRunner.runTest(classpath, cls, method);
             if (confirm && result.startsWith("FAIL")) {
                 protocol.println("START\t" + id);
                 protocol.flush();
+                t = System.nanoTime();
                 String again = TestRunner.runTest(classpath, cls, method);
                 if (again.equals("PASS") || again.equals("SKIP")) {
                     protocol.println("FLAKY\t" + id + "\t" + result);
                     result = again;
                 }
             }
+            protocol.println("TOOK\t" + id + "\t" + (System.nanoTime() - t) / 1000);
             protocol.println("RESULT\t" + id + "\t" + result);
             protocol.flush();
             if (!result.equals("PASS") && !result.equals("SKIP")) {
