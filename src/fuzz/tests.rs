@@ -202,3 +202,19 @@ fn only_a_timeout_that_does_not_repeat_is_timing_borderline() {
         "plain changed, but no timeout is involved"
     );
 }
+
+#[test]
+fn a_declaration_can_be_patched_in_its_initialiser() {
+    let src = "package p;\n\npublic class Mid {\n    static int mid(int lo, int hi) {\n        int m = (lo + hi) / 2;\n        return m;\n    }\n}\n";
+    let files = vec![locate::parse_source("src/p/Mid.java", src.into(), true).unwrap()];
+    let exceptions = locate::exceptions(&files);
+    let stmt = "int m = (lo + hi) / 2;";
+    let start = src.find(stmt).unwrap();
+    let spot = locate::spot(&files[0], &(start..start + stmt.len()), &exceptions).unwrap();
+    let all = mutate::classic(&spot);
+    let (range, kept) = locate::initialiser_location(&spot, &all).expect("initialiser patches");
+    assert_eq!(&src[range], "(lo + hi) / 2");
+    assert!(kept.len() >= 2, "{kept:?}");
+    assert!(kept.iter().all(|m| !m.text.contains("int m")), "{kept:?}");
+    assert!(kept.iter().any(|m| m.text == "(lo - hi) / 2"), "{kept:?}");
+}
