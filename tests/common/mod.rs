@@ -244,9 +244,27 @@ pub fn check_fixture_runs(name: &str, kind: &str) -> (Vec<ResultLine>, Vec<Resul
     for (worker, (starts, timeouts)) in per_worker {
         assert_eq!(starts, 1 + timeouts, "worker {worker}");
     }
+    // A split declaration assigns its variable: patches of a declaration of a reference type
+    // (textutil's `StringBuilder sb = new StringBuilder(…)`) are woven but go sequential, where
+    // before the split they were not woven at all.
+    let split_reference_writes = |f: &ResultLine| -> u64 {
+        if f.extra["declaration_split"] != true {
+            return 0;
+        }
+        f.extra["sequential_reasons"]
+            .as_object()
+            .map(|reasons| {
+                reasons
+                    .iter()
+                    .filter(|(why, _)| why.starts_with("it assigns"))
+                    .map(|(_, n)| n.as_u64().unwrap_or(0))
+                    .sum()
+            })
+            .unwrap_or(0)
+    };
     let woven: u64 = fast
         .iter()
-        .map(|f| f.extra["woven"].as_u64().unwrap())
+        .map(|f| f.extra["woven"].as_u64().unwrap() - split_reference_writes(f))
         .sum();
     let tree: u64 = fast
         .iter()
