@@ -184,11 +184,10 @@ fn run_tests(ctx: &RunContext, worker_id: usize, patched: &Path) -> PlainRun {
                         Some(next) => from = next,
                         None => return run,
                     },
+                    // Every test passed, or (with a matrix, after a first failure, which stays
+                    // the verdict) a JVM could not run the rest.
                     _ => {
-                        run.outcome = match first_failure {
-                            Some(first) if o.verdict == Verdict::Plausible => first,
-                            _ => o,
-                        };
+                        run.outcome = first_failure.unwrap_or(o);
                         return run;
                     }
                 }
