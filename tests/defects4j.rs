@@ -6,6 +6,17 @@
 mod common;
 use common::*;
 
+/// `patchval init --defects4j CHECKOUT -w WORK`, which must succeed; its stdout.
+fn init_defects4j(checkout: &std::path::Path, work: &std::path::Path) -> String {
+    patchval_ok(&[
+        "init",
+        "--defects4j",
+        checkout.to_str().unwrap(),
+        "-w",
+        work.to_str().unwrap(),
+    ])
+}
+
 #[test]
 fn a_defects4j_checkout_is_validated_like_defects4j_test() {
     let tmp = tempfile::tempdir().unwrap();
@@ -37,13 +48,7 @@ fn a_defects4j_checkout_is_validated_like_defects4j_test() {
     )
     .unwrap();
     let work = tmp.path().join("work");
-    let out = patchval_ok(&[
-        "init",
-        "--defects4j",
-        checkout.to_str().unwrap(),
-        "-w",
-        work.to_str().unwrap(),
-    ]);
+    let out = init_defects4j(&checkout, &work);
     assert!(
         out.contains("26 tests (2 failing on the unpatched program)"),
         "{out}"
@@ -87,13 +92,7 @@ fn a_defects4j_checkout_is_validated_like_defects4j_test() {
 fn a_math_checkout_runs_the_fileset_s_tests_with_their_resources() {
     let (_tmp, checkout) = fixture("d4jmath");
     let work = checkout.parent().unwrap().join("work");
-    let out = patchval_ok(&[
-        "init",
-        "--defects4j",
-        checkout.to_str().unwrap(),
-        "-w",
-        work.to_str().unwrap(),
-    ]);
+    let out = init_defects4j(&checkout, &work);
     let mut tests = state_tests(&work);
     tests.sort();
     let p = "org.example.stats.";
