@@ -106,7 +106,14 @@ enum Command {
         /// verdicts do not change.
         #[arg(long)]
         matrix: bool,
-        /// Patch set files, directories or glob patterns.
+        /// The arguments are unified diffs against the project, one patch each (`.diff` or
+        /// `.patch` files, directories of them, or `.jsonl` files with one diff per line: a
+        /// JSON string, or an object with `diff` and `name`), grouped into sets by the location
+        /// they change.
+        #[arg(long)]
+        diff: bool,
+        /// Patch set files (ExpressAPR manifests or edit lists), directories or glob patterns;
+        /// with `--diff`, diffs.
         #[arg(required = true)]
         patchsets: Vec<String>,
     },
@@ -273,6 +280,7 @@ pub fn main() -> i32 {
             all_tests,
             resume,
             matrix,
+            diff,
             patchsets,
         } => {
             init_logging("info");
@@ -286,6 +294,7 @@ pub fn main() -> i32 {
                 echo: true,
                 resume,
                 matrix,
+                diff,
             };
             match crate::run::run(&WorkDir::new(&work_dir), &patchsets, &options) {
                 Ok(summary) if summary.not_validated.is_some() => exit::INTERRUPTED,

@@ -67,18 +67,37 @@ impl CompileSetup {
 
     /// Writes `text` as the source file and compiles it into a fresh overlay.
     pub fn compile(&self, worker: &mut Worker, text: &str) -> Result<Vec<Diagnostic>, PoolError> {
+        self.compile_with(worker, text, &[])
+    }
+
+    /// [`CompileSetup::compile`], with other files a patch changes (relative path, text),
+    /// written beside the source and compiled with it.
+    pub fn compile_with(
+        &self,
+        worker: &mut Worker,
+        text: &str,
+        others: &[(String, String)],
+    ) -> Result<Vec<Diagnostic>, PoolError> {
         reset_dir(&self.overlay)
             .map_err(|e| PoolError::Agent(format!("{}: {e}", self.overlay.display())))?;
-        if let Some(d) = self.source.parent() {
-            std::fs::create_dir_all(d)
-                .map_err(|e| PoolError::Agent(format!("{}: {e}", d.display())))?;
+        let write = |path: &Path, text: &str| {
+            path.parent()
+                .map_or(Ok(()), std::fs::create_dir_all)
+                .and_then(|_| std::fs::write(path, text))
+                .map_err(|e| PoolError::Agent(format!("{}: {e}", path.display())))
+        };
+        write(&self.source, text)?;
+        let mut files = vec![self.source.display().to_string()];
+        let also = self.source.with_file_name("also");
+        for (name, text) in others {
+            let path = also.join(name);
+            write(&path, text)?;
+            files.push(path.display().to_string());
         }
-        std::fs::write(&self.source, text)
-            .map_err(|e| PoolError::Agent(format!("{}: {e}", self.source.display())))?;
         let resp = worker.call(
             &Request::Compile {
                 options: self.options(),
-                files: vec![self.source.display().to_string()],
+                files,
             },
             Some(std::time::Duration::from_secs(600)),
         )?;

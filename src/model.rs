@@ -68,8 +68,10 @@ pub fn succlist(verdicts: &[Verdict]) -> String {
     verdicts.iter().map(|v| v.letter()).collect()
 }
 
-/// All candidate patches for one location, as read from an ExpressAPR manifest (version 3).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// All candidate patches for one location, as read from an ExpressAPR manifest (version 3), or
+/// as grouped from patches made of several edits (`patchset::edits`): then each patch may have a
+/// name, and edits to other files than the set's, made together with its text at the location.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PatchSet {
     pub manifest_version: u32,
     pub interface: String,
@@ -80,9 +82,76 @@ pub struct PatchSet {
     pub unpatched: String,
     pub context_below: String,
     pub patches: Vec<String>,
+    /// Each patch's name (its diff file, or its name in an edit-list manifest); empty for
+    /// ExpressAPR manifests.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub names: Vec<String>,
+    /// For each patch, its edits to other files (empty, or one list per patch).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub other_files: Vec<Vec<FileEdit>>,
+}
+
+/// One edit to a file's text: the bytes from `start` that read `unpatched` become `patched`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FileEdit {
+    /// Path of the file, relative to the project root.
+    pub filename: String,
+    /// Byte offset of the edit in the file's text.
+    pub start: usize,
+    pub unpatched: String,
+    pub patched: String,
 }
 
 impl PatchSet {
+    /// Patch `i`'s edits to other files than the set's.
+    pub fn other_edits(&self, i: usize) -> &[FileEdit] {
+        self.other_files.get(i).map(Vec::as_slice).unwrap_or(&[])
+    }
+
+    /// Whether some patch also edits other files.
+    pub fn edits_other_files(&self) -> bool {
+        self.other_files.iter().any(|e| !e.is_empty())
+    }
+
+    /// Patch `i`'s name when it has one.
+    pub fn name(&self, i: usize) -> Option<&str> {
+        self.names.get(i).map(String::as_str)
+    }
+
+    /// The other files patch `i` changes, as (relative path, patched text), read from the
+    /// project at `root`; the error says which edit no longer matches its file.
+    pub fn other_texts(
+        &self,
+        i: usize,
+        root: &std::path::Path,
+    ) -> Result<Vec<(String, String)>, String> {
+        let mut out: Vec<(String, String)> = Vec::new();
+        let mut edits: Vec<&FileEdit> = self.other_edits(i).iter().collect();
+        edits.sort_by_key(|e| (e.filename.clone(), std::cmp::Reverse(e.start)));
+        for e in edits {
+            if out.last().map(|(f, _)| f) != Some(&e.filename) {
+                let path = root.join(&e.filename);
+                let text = match std::fs::read_to_string(&path) {
+                    Ok(t) => t,
+                    // A file the patch creates.
+                    Err(err) if err.kind() == std::io::ErrorKind::NotFound => String::new(),
+                    Err(err) => return Err(format!("{}: {err}", path.display())),
+                };
+                out.push((e.filename.clone(), text));
+            }
+            let text = &mut out.last_mut().expect("pushed above").1;
+            let end = e.start + e.unpatched.len();
+            if text.get(e.start..end) != Some(e.unpatched.as_str()) {
+                return Err(format!(
+                    "{}: the text at byte {} is no longer what the patch edits",
+                    e.filename, e.start
+                ));
+            }
+            text.replace_range(e.start..end, &e.patched);
+        }
+        Ok(out)
+    }
+
     /// The original file text the patch set was made against.
     pub fn original_text(&self) -> String {
         format!(

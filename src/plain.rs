@@ -1,5 +1,6 @@
-//! The reference technique (`--technique plain`): per patch, a scratch copy of the file, the javac
-//! command on that file alone, and a fresh `java` process running the trigger tests then the rest,
+//! The reference technique (`--technique plain`): per patch, a scratch copy of the file (and of the
+//! other files it edits), the javac
+//! command on those files alone, and a fresh `java` process running the trigger tests then the rest,
 //! each in a fresh class loader as in the baseline, stopping at the first failure. Every
 //! accelerated verdict is compared against this.
 
@@ -37,11 +38,25 @@ pub fn plain(ctx: &RunContext, worker_id: usize, path: &Path, set: &PatchSet) ->
         let src = scratch.join("src").join(&name);
         let classes = scratch.join("classes");
         let outcome = (|| -> Outcome {
-            if let Err(e) = std::fs::create_dir_all(src.parent().unwrap())
-                .and_then(|_| std::fs::write(&src, set.patched_text(i)))
-            {
-                return Outcome::new(Verdict::Error, Phase::Plain)
-                    .with_detail(format!("{}: {e}", src.display()));
+            // The patched file, and the other files the patch edits, in the scratch area.
+            let others = match set.other_texts(i, &ctx.state.project.root) {
+                Ok(o) => o,
+                Err(why) => return Outcome::new(Verdict::Error, Phase::Plain).with_detail(why),
+            };
+            let mut sources = vec![src.clone()];
+            let mut files = vec![(src.clone(), set.patched_text(i))];
+            for (name, text) in others {
+                let p = scratch.join("src").join("also").join(name);
+                sources.push(p.clone());
+                files.push((p, text));
+            }
+            for (p, text) in &files {
+                if let Err(e) = std::fs::create_dir_all(p.parent().unwrap())
+                    .and_then(|_| std::fs::write(p, text))
+                {
+                    return Outcome::new(Verdict::Error, Phase::Plain)
+                        .with_detail(format!("{}: {e}", p.display()));
+                }
             }
             let t = Instant::now();
             let mut cp = vec![ctx.wd.classes()];
@@ -52,7 +67,7 @@ pub fn plain(ctx: &RunContext, worker_id: usize, path: &Path, set: &PatchSet) ->
                 &ctx.state.project,
                 &cp,
                 &classes,
-                std::slice::from_ref(&src),
+                &sources,
                 &scratch,
             );
             extra.compile_ms += t.elapsed().as_secs_f64() * 1000.0;
@@ -89,6 +104,7 @@ pub fn plain(ctx: &RunContext, worker_id: usize, path: &Path, set: &PatchSet) ->
         patches_path: path.display().to_string(),
         technique: Some("plain".into()),
         outcomes,
+        names: set.names.clone(),
         error: None,
         extra,
     };

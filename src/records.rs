@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 /// FNV-1a, 64 bits: a stable hash (the same in every build), enough to tell contents apart.
-fn fnv(bytes: impl IntoIterator<Item = u8>, mut h: u64) -> u64 {
+pub fn fnv(bytes: impl IntoIterator<Item = u8>, mut h: u64) -> u64 {
     for b in bytes {
         h ^= u64::from(b);
         h = h.wrapping_mul(0x100_0000_01b3);
@@ -20,7 +20,7 @@ fn fnv(bytes: impl IntoIterator<Item = u8>, mut h: u64) -> u64 {
     h
 }
 
-const FNV_START: u64 = 0xcbf2_9ce4_8422_2325;
+pub const FNV_START: u64 = 0xcbf2_9ce4_8422_2325;
 
 fn unix_seconds() -> f64 {
     SystemTime::now()
@@ -147,6 +147,11 @@ impl Reusable {
             patches_path: path.display().to_string(),
             technique: self.line["technique"].as_str().map(str::to_string),
             outcomes,
+            names: self
+                .details
+                .iter()
+                .filter_map(|d| d["name"].as_str().map(str::to_string))
+                .collect(),
             error: None,
             extra: Extra::default(),
         };

@@ -102,6 +102,8 @@ pub struct SetResult {
     /// `schemata`, `fallback` (no patch could be woven), `plain`, or none when the set is unusable.
     pub technique: Option<String>,
     pub outcomes: Vec<Outcome>,
+    /// Each patch's name, when its set has names (diffs, edit lists).
+    pub names: Vec<String>,
     /// Why the whole set could not be validated.
     pub error: Option<String>,
     pub extra: Extra,
@@ -140,6 +142,9 @@ struct ResultLine<'a> {
 struct DetailLine<'a> {
     patches_path: &'a str,
     patch: usize,
+    /// The patch's name (its diff file, or its name in an edit list).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    name: Option<&'a str>,
     #[serde(flatten)]
     outcome: &'a Outcome,
 }
@@ -179,6 +184,7 @@ impl Reporter {
             let d = DetailLine {
                 patches_path: &r.patches_path,
                 patch: i,
+                name: r.names.get(i).map(String::as_str),
                 outcome: o,
             };
             details.push(serde_json::to_string(&d)?);
@@ -229,8 +235,21 @@ impl Reporter {
     }
 }
 
-/// The human line for one set.
+/// The human line for one set, and a line per named patch with its verdict.
 pub fn human_line(r: &SetResult) -> String {
+    let mut out = set_line(r);
+    for (name, o) in r.names.iter().zip(&r.outcomes) {
+        out.push_str(&format!("\n  {}  {name}", o.verdict));
+        if o.verdict == Verdict::Error {
+            if let Some(d) = &o.detail {
+                out.push_str(&format!(": {d}"));
+            }
+        }
+    }
+    out
+}
+
+fn set_line(r: &SetResult) -> String {
     let name = Path::new(&r.patches_path)
         .file_name()
         .map(|s| s.to_string_lossy().to_string())

@@ -59,6 +59,8 @@ pub struct Options {
     pub resume: bool,
     /// Run every selected test for every patch, recording each run (`schedule::Mode::matrix`).
     pub matrix: bool,
+    /// The arguments are unified diffs, grouped into sets (`patchset::inputs`).
+    pub diff: bool,
 }
 
 /// Validates every patch set named by `args`.
@@ -72,6 +74,7 @@ pub fn run(wd: &WorkDir, args: &[String], options: &Options) -> anyhow::Result<S
         echo,
         resume,
         matrix,
+        diff,
     } = options.clone();
     let state = wd.load()?;
     let coverage = match (technique, all_tests) {
@@ -81,7 +84,8 @@ pub fn run(wd: &WorkDir, args: &[String], options: &Options) -> anyhow::Result<S
         }),
         _ => None,
     };
-    let paths = patchset::expand(args)?;
+    let prepared = patchset::inputs::prepare(&wd.inputs(), &state.project.root, args, diff)?;
+    let paths = prepared.sets;
     let tests = ordered_tests(&state);
     let agent_jar =
         crate::agent::extract(&wd.runtime()).with_context(|| wd.runtime().display().to_string())?;
@@ -119,6 +123,7 @@ pub fn run(wd: &WorkDir, args: &[String], options: &Options) -> anyhow::Result<S
             "resume": resume,
             "java_home": state.tools.java_home,
             "patch_sets": paths.len(),
+            "unreadable_patches": prepared.unreadable.len(),
         }),
     )
     .with_context(|| format!("creating a run directory in {}", wd.runs().display()))?;
@@ -140,6 +145,19 @@ pub fn run(wd: &WorkDir, args: &[String], options: &Options) -> anyhow::Result<S
     let progress = Progress::new(paths.len(), jobs);
     let mut summary = Summary::default();
     let mut write_error = None;
+    // Patches that could not be read into a set: an `E` each, with why.
+    for bad in &prepared.unreadable {
+        let r = validate::unusable(Path::new(&bad.source), 1, bad.why.clone());
+        if let Err(e) = reporter.write(&r, None) {
+            write_error.get_or_insert(e);
+        }
+        if echo {
+            progress.println(&human_line(&r));
+        }
+        summary.unusable += 1;
+        summary.errors += 1;
+        summary.results.push(r);
+    }
     std::thread::scope(|s| {
         let (tx, rx) = std::sync::mpsc::channel::<Decided>();
         for id in 0..jobs {

@@ -82,6 +82,7 @@ pub fn unusable(path: &Path, patches: usize, why: String) -> SetResult {
         patches_path: path.display().to_string(),
         technique: None,
         outcomes: vec![Outcome::new(Verdict::Error, Phase::Load).with_detail(why.clone()); patches],
+        names: Vec::new(),
         error: Some(why),
         extra: Extra::default(),
     };
@@ -115,6 +116,14 @@ pub fn schemata(
     v.extra.all_tests_because = v.selection.all_because.clone();
     let technique = match plan(set, &mut v.extra) {
         Ok(mut plan) => {
+            for (i, excluded) in plan.excluded.iter_mut().enumerate() {
+                let n = set.other_edits(i).len();
+                if n > 0 && excluded.is_none() {
+                    *excluded = Some(format!(
+                        "the patch also edits other files ({n} edits): it is compiled with them"
+                    ));
+                }
+            }
             plan.exclude_stack_exposed(&ctx.state.purity);
             if ctx.dedup {
                 plan.enable_tree(&ctx.state.purity);
@@ -147,6 +156,7 @@ pub fn schemata(
                 })
             })
             .collect(),
+        names: set.names.clone(),
         error: None,
         extra,
     };
@@ -379,7 +389,10 @@ impl SetValidation {
             }
             let t = Instant::now();
             self.extra.fallback_compiles += 1;
-            let diags = setup.compile(worker, &set.patched_text(i));
+            let diags = set
+                .other_texts(i, &ctx.state.project.root)
+                .map_err(crate::pool::PoolError::Agent)
+                .and_then(|others| setup.compile_with(worker, &set.patched_text(i), &others));
             self.extra.compile_ms += t.elapsed().as_secs_f64() * 1000.0;
             self.outcomes[i] = Some(match diags {
                 Err(e) => Outcome::new(Verdict::Error, Phase::Fallback)

@@ -93,6 +93,11 @@ impl WorkDir {
     pub fn runs(&self) -> PathBuf {
         self.root.join("runs")
     }
+    /// Patch sets grouped from diffs and edit-list manifests (`patchset::inputs`), one
+    /// directory per input.
+    pub fn inputs(&self) -> PathBuf {
+        self.root.join("inputs")
+    }
     pub fn logs(&self) -> PathBuf {
         self.root.join("logs")
     }

@@ -58,6 +58,7 @@ impl Tech {
             echo: false,
             resume: false,
             matrix: false,
+            diff: false,
         };
         let summary = crate::run::run(wd, &args, &options)?;
         if summary.not_validated.is_some() {

@@ -174,6 +174,7 @@ pub fn generate(
             unpatched: f.text[range.clone()].to_string(),
             context_below: f.text[range.end..].to_string(),
             patches: muts.iter().map(|m| m.text.clone()).collect(),
+            ..PatchSet::default()
         };
         let path = dir.join(format!("{}.json", set.bug));
         std::fs::write(&path, serde_json::to_string_pretty(&set)?)

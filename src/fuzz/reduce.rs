@@ -30,6 +30,12 @@ fn subset(set: &PatchSet, target: usize, others: &[usize]) -> (PatchSet, usize) 
     keep.dedup();
     let mut s = set.clone();
     s.patches = keep.iter().map(|&i| set.patches[i].clone()).collect();
+    if !set.names.is_empty() {
+        s.names = keep.iter().map(|&i| set.names[i].clone()).collect();
+    }
+    if !set.other_files.is_empty() {
+        s.other_files = keep.iter().map(|&i| set.other_edits(i).to_vec()).collect();
+    }
     let at = keep.iter().position(|&i| i == target).expect("target kept");
     (s, at)
 }
@@ -199,6 +205,7 @@ mod tests {
             unpatched: "x".into(),
             context_below: "b".into(),
             patches: vec!["p0".into(), "p1".into(), "p2".into(), "p3".into()],
+            ..PatchSet::default()
         };
         let (s, at) = subset(&set, 2, &[3, 0]);
         assert_eq!(s.patches, ["p0", "p2", "p3"]);

@@ -43,6 +43,9 @@ pub fn select(
     let Some(coverage) = coverage else {
         return Selection::all(tests, "no coverage (`--all-tests`, or init recorded none)");
     };
+    if set.edits_other_files() {
+        return Selection::all(tests, "some patch edits more than one file");
+    }
     let file = state.project.root.join(&set.filename);
     let main = state
         .project

@@ -1,5 +1,9 @@
 //! Reading ExpressAPR manifest-v3 patch sets, expanding globs, and checking them against the file on disk.
 
+pub mod diff;
+pub mod edits;
+pub mod inputs;
+
 use crate::model::PatchSet;
 use std::path::{Path, PathBuf};
 
@@ -57,13 +61,36 @@ pub fn parse(path: &Path, text: &str) -> Result<PatchSet, PatchSetError> {
             message,
         });
     }
+    let invalid = |field: String, message: String| PatchSetError::Invalid {
+        path: path.to_path_buf(),
+        field,
+        message,
+    };
+    for (field, n) in [
+        ("names", set.names.len()),
+        ("other_files", set.other_files.len()),
+    ] {
+        if n != 0 && n != set.patches.len() {
+            return Err(invalid(
+                field.into(),
+                format!("{n} entries for {} patches", set.patches.len()),
+            ));
+        }
+    }
+    for (i, edits) in set.other_files.iter().enumerate() {
+        for (j, e) in edits.iter().enumerate() {
+            if let Some(message) = filename_problem(&e.filename) {
+                return Err(invalid(format!("other_files[{i}][{j}].filename"), message));
+            }
+        }
+    }
     Ok(set)
 }
 
 /// Why `filename` cannot name a source file of the project: it must be a relative path below
 /// the project root (the patched file is written at that path inside a worker's copy of the
 /// project, so `..` or an absolute path would write outside it).
-fn filename_problem(filename: &str) -> Option<String> {
+pub(crate) fn filename_problem(filename: &str) -> Option<String> {
     use std::path::Component;
     let p = Path::new(filename);
     if filename.is_empty() {
@@ -202,6 +229,11 @@ fn refit(set: &mut PatchSet, actual: &str) -> Option<String> {
 
 /// Expands arguments that are files, directories (their `*.json`) or glob patterns, in order, without duplicates.
 pub fn expand(args: &[String]) -> Result<Vec<PathBuf>, PatchSetError> {
+    expand_with(args, &["json"])
+}
+
+/// [`expand`], taking from directories the files with one of the extensions `exts`.
+pub fn expand_with(args: &[String], exts: &[&str]) -> Result<Vec<PathBuf>, PatchSetError> {
     let mut out: Vec<PathBuf> = Vec::new();
     for arg in args {
         let p = Path::new(arg);
@@ -210,7 +242,9 @@ pub fn expand(args: &[String]) -> Result<Vec<PathBuf>, PatchSetError> {
             for e in walkdir::WalkDir::new(p).max_depth(1).sort_by_file_name() {
                 let e = e.map_err(|_| PatchSetError::NoMatch(arg.clone()))?;
                 if e.file_type().is_file()
-                    && e.path().extension().is_some_and(|x| x == "json")
+                    && e.path()
+                        .extension()
+                        .is_some_and(|x| exts.iter().any(|w| x == *w))
                     && e.file_name() != "expected.json"
                 {
                     found.push(e.into_path());

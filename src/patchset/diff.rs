@@ -1,0 +1,201 @@
+//! Unified diffs (as `git diff` or `diff -u` write them, one or several files) read into a
+//! patch's edits, each hunk located on the project's file by its lines.
+
+use super::edits::EditPatch;
+use crate::model::FileEdit;
+
+/// The path a diff names, relative to the project root: `a/`/`b/` prefixes (git's) are dropped
+/// unless the path with them exists.
+fn project_path(name: &str, exists: &dyn Fn(&str) -> bool) -> String {
+    let name = name.trim();
+    for prefix in ["a/", "b/"] {
+        if let Some(rest) = name.strip_prefix(prefix) {
+            if !exists(name) {
+                return rest.to_string();
+            }
+        }
+    }
+    name.strip_prefix("./").unwrap_or(name).to_string()
+}
+
+/// Lines of `text` with the byte offset each starts at (and one past the end).
+fn line_starts(text: &str) -> Vec<usize> {
+    let mut starts = vec![0];
+    if text.is_empty() {
+        return starts;
+    }
+    starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
+    // The offset after a final newline starts no line of its own.
+    if starts.last() != Some(&text.len()) {
+        starts.push(text.len());
+    }
+    starts
+}
+
+/// A line of the file without its line end.
+fn line<'t>(text: &'t str, starts: &[usize], k: usize) -> &'t str {
+    text[starts[k]..starts[k + 1]]
+        .trim_end_matches('\n')
+        .trim_end_matches('\r')
+}
+
+/// Reads diff `text` (named `name`) into a patch. `read` gives a project file's text by its
+/// relative path (None: no such file). A hunk whose lines are not at the line it names is looked
+/// for nearby, as `patch` does; the error names the file, the hunk and the line.
+pub fn parse(
+    name: &str,
+    text: &str,
+    read: &dyn Fn(&str) -> Option<String>,
+) -> Result<EditPatch, String> {
+    let files =
+        gitpatch::Patch::from_multiple(text).map_err(|e| format!("not a unified diff: {e}"))?;
+    let exists = |p: &str| read(p).is_some();
+    let mut edits = Vec::new();
+    for f in &files {
+        let old = f.old.path.as_ref();
+        let new = f.new.path.as_ref();
+        if new == "/dev/null" {
+            return Err(format!(
+                "the diff deletes {old}: patches that delete files are not supported"
+            ));
+        }
+        let created = old == "/dev/null";
+        let filename = project_path(if created { new } else { old }, &exists);
+        if let Some(why) = super::filename_problem(&filename) {
+            return Err(format!("file `{filename}`: {why}"));
+        }
+        let original = match (read(&filename), created) {
+            (Some(t), false) => t,
+            (None, true) => String::new(),
+            (Some(_), true) => return Err(format!("the diff creates {filename}, which exists")),
+            (None, false) => return Err(format!("{filename}: no such file in the project")),
+        };
+        let crlf = original.contains("\r\n");
+        let starts = line_starts(&original);
+        let lines = starts.len() - 1;
+        for (h, hunk) in f.hunks.iter().enumerate() {
+            let expected: Vec<&str> = hunk
+                .lines
+                .iter()
+                .filter_map(|l| match l {
+                    gitpatch::Line::Context(s) | gitpatch::Line::Remove(s) => Some(*s),
+                    gitpatch::Line::Add(_) => None,
+                })
+                .collect();
+            let named = match hunk.old_range.count {
+                0 => hunk.old_range.start as usize,
+                _ => (hunk.old_range.start as usize).saturating_sub(1),
+            };
+            let fits = |at: usize| {
+                at + expected.len() <= lines
+                    && expected
+                        .iter()
+                        .enumerate()
+                        .all(|(j, l)| line(&original, &starts, at + j) == l.trim_end_matches('\r'))
+            };
+            let at = (0..=lines)
+                .flat_map(|d| [named.checked_add(d), named.checked_sub(d)])
+                .flatten()
+                .find(|&at| fits(at))
+                .ok_or_else(|| {
+                    format!(
+                        "{filename}: hunk {} (@@ -{},{} @@) does not match the file's lines",
+                        h + 1,
+                        hunk.old_range.start,
+                        hunk.old_range.count
+                    )
+                })?;
+            // Each run of removed and added lines between context lines is one edit.
+            let end_line = if crlf { "\r\n" } else { "\n" };
+            let mut k = at;
+            let mut block: Option<(usize, usize, String)> = None;
+            let mut flush = |block: &mut Option<(usize, usize, String)>| {
+                if let Some((from, to, added)) = block.take() {
+                    let (s, e) = (starts[from], starts[to]);
+                    let mut patched = added;
+                    if e == original.len() && !f.end_newline {
+                        patched.truncate(patched.trim_end_matches(['\r', '\n']).len());
+                    }
+                    edits.push(FileEdit {
+                        filename: filename.clone(),
+                        start: s,
+                        unpatched: original[s..e].to_string(),
+                        patched,
+                    });
+                }
+            };
+            for l in &hunk.lines {
+                match l {
+                    gitpatch::Line::Context(_) => {
+                        flush(&mut block);
+                        k += 1;
+                    }
+                    gitpatch::Line::Remove(_) => {
+                        block.get_or_insert((k, k, String::new())).1 += 1;
+                        k += 1;
+                    }
+                    gitpatch::Line::Add(s) => {
+                        let b = block.get_or_insert((k, k, String::new()));
+                        b.2.push_str(s.trim_end_matches('\r'));
+                        b.2.push_str(end_line);
+                    }
+                }
+            }
+            flush(&mut block);
+        }
+    }
+    if edits.is_empty() {
+        return Err("the diff changes nothing".into());
+    }
+    Ok(EditPatch {
+        name: name.to_string(),
+        edits,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const A: &str = "class A {\n  int f(int x) {\n    int y = x + 1;\n    return y;\n  }\n}\n";
+
+    fn read(p: &str) -> Option<String> {
+        (p == "src/A.java").then(|| A.to_string())
+    }
+
+    #[test]
+    fn git_diff_hunks_become_edits_on_the_file() {
+        let diff = "diff --git a/src/A.java b/src/A.java\nindex 1..2 100644\n--- a/src/A.java\n+++ b/src/A.java\n@@ -2,3 +2,4 @@ class A {\n   int f(int x) {\n-    int y = x + 1;\n+    int y = x + 2;\n+    y++;\n     return y;\n";
+        let p = parse("p.diff", diff, &read).unwrap();
+        assert_eq!(p.edits.len(), 1);
+        let e = &p.edits[0];
+        assert_eq!(e.filename, "src/A.java");
+        assert_eq!(e.unpatched, "    int y = x + 1;\n");
+        assert_eq!(e.patched, "    int y = x + 2;\n    y++;\n");
+        assert_eq!(&A[e.start..e.start + e.unpatched.len()], e.unpatched);
+    }
+
+    #[test]
+    fn a_hunk_off_by_some_lines_is_found_and_a_wrong_one_is_named() {
+        let diff =
+            "--- src/A.java\n+++ src/A.java\n@@ -1,1 +1,1 @@\n-    return y;\n+    return -y;\n";
+        let p = parse("p.diff", diff, &read).unwrap();
+        assert_eq!(p.edits[0].unpatched, "    return y;\n");
+        let wrong = diff.replace("-    return y;", "-    return z;");
+        let e = parse("p.diff", &wrong, &read).unwrap_err();
+        assert!(e.contains("src/A.java") && e.contains("hunk 1"), "{e}");
+        let e = parse("p.diff", "not a diff", &read).unwrap_err();
+        assert!(e.contains("unified diff"), "{e}");
+        let e = parse("p.diff", &diff.replace("src/A.java", "src/Z.java"), &read).unwrap_err();
+        assert!(e.contains("src/Z.java"), "{e}");
+    }
+
+    #[test]
+    fn a_new_file_is_an_edit_of_an_empty_text() {
+        let diff = "--- /dev/null\n+++ b/src/N.java\n@@ -0,0 +1,2 @@\n+class N {\n+}\n";
+        let p = parse("n.diff", diff, &read).unwrap();
+        assert_eq!(p.edits[0].filename, "src/N.java");
+        assert_eq!(p.edits[0].start, 0);
+        assert_eq!(p.edits[0].patched, "class N {\n}\n");
+    }
+}

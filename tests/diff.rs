@@ -1,0 +1,163 @@
+//! Patches as repair tools write them: unified diffs (`run --diff`: `.diff` files and JSON lines;
+//! several hunks, several files, a hunk that adds a method, a new file) and edit-list manifests,
+//! grouped into sets by location. Their verdicts are plain's and the fixture's checked ones, and
+//! the patches at one location share one compile of the schemata.
+
+mod common;
+use common::*;
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// Verdict by patch name (details' `name`, shown relative to `inputs`) in the latest run.
+fn verdicts_by_name(work: &Path, inputs: &Path) -> BTreeMap<String, String> {
+    let text = std::fs::read_to_string(work.join("runs/latest/details.jsonl")).unwrap();
+    text.lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .map(|d| {
+            let name = d["name"]
+                .as_str()
+                .or(d["patches_path"].as_str())
+                .unwrap()
+                .to_string();
+            let name = name
+                .strip_prefix(&format!("{}/", inputs.display()))
+                .map(str::to_string)
+                .unwrap_or(name);
+            (name, d["verdict"].as_str().unwrap().to_string())
+        })
+        .collect()
+}
+
+fn expected_of(file: &Path) -> BTreeMap<String, String> {
+    serde_json::from_str(&std::fs::read_to_string(file).unwrap()).unwrap()
+}
+
+#[test]
+fn multi_hunk_and_multi_file_diffs_validate_with_plain_s_verdicts() {
+    let (_tmp, project) = fixture("calc");
+    let work = project.parent().unwrap().join("work");
+    init(&project, &work);
+    let diffs = project.join("diffs");
+    let expected = expected_of(&diffs.join("expected.json"));
+    let mut by = BTreeMap::new();
+    for flags in [vec!["--diff"], vec!["--diff", "--technique", "plain"]] {
+        let results = run_flags_ok(&work, &diffs, &flags, 2);
+        let got = verdicts_by_name(&work, &diffs);
+        assert_eq!(got, expected, "{flags:?}");
+        by.insert(flags.len(), results);
+    }
+    // The one-hunk patches at the bug share a set; the ones whose every hunk is in the set's
+    // location are woven, in one compile of the schemata (two when some do not compile).
+    let default = &by[&1];
+    let at_bug = default
+        .iter()
+        .find(|r| r.set_name().contains("MathUtil-L36"))
+        .unwrap_or_else(|| panic!("no set at the bug: {default:?}"));
+    assert!(at_bug.succlist.len() >= 7, "{at_bug:?}");
+    assert!(at_bug.extra["woven"].as_u64().unwrap() >= 5, "{at_bug:?}");
+    assert!(
+        at_bug.extra["javac_invocations"].as_u64().unwrap() <= 2,
+        "{at_bug:?}"
+    );
+    // Patches that edit other files are compiled with them, one by one.
+    let reasons = default
+        .iter()
+        .flat_map(|r| {
+            r.extra["fallback_reasons"]
+                .as_array()
+                .cloned()
+                .unwrap_or_default()
+        })
+        .collect::<Vec<_>>();
+    assert!(
+        reasons
+            .iter()
+            .any(|r| r.as_str().unwrap().contains("also edits other files")),
+        "{reasons:?}"
+    );
+    // The grouped sets are in the work dir; the user's checkout is untouched.
+    assert!(work.join("inputs").read_dir().unwrap().count() >= 1);
+    assert!(!project
+        .join("src/main/java/org/example/calc/Helper.java")
+        .exists());
+}
+
+#[test]
+fn an_edit_list_manifest_validates_with_plain_s_verdicts() {
+    let (_tmp, project) = fixture("calc");
+    let work = project.parent().unwrap().join("work");
+    init(&project, &work);
+    let edits = project.join("edits");
+    let expected = expected_of(&edits.join("expected.json"));
+    for flags in [vec![], vec!["--technique", "plain"]] {
+        run_flags_ok(&work, &edits.join("edits.json"), &flags, 2);
+        assert_eq!(verdicts_by_name(&work, &edits), expected, "{flags:?}");
+    }
+}
+
+#[test]
+fn a_diff_that_cannot_be_used_is_an_error_of_its_own_and_the_rest_is_validated() {
+    let (_tmp, project) = fixture("calc");
+    let work = project.parent().unwrap().join("work");
+    init(&project, &work);
+    let dir = project.join("mixed");
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = std::fs::read_to_string(project.join("diffs/fix_paren.diff")).unwrap();
+    std::fs::write(dir.join("good.diff"), &good).unwrap();
+    std::fs::write(dir.join("garbage.diff"), "this is not a diff\n").unwrap();
+    std::fs::write(
+        dir.join("stale.diff"),
+        good.replace("-        return -lo;", "-        return -low;"),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("lines.jsonl"),
+        format!(
+            "{}\n{{\"name\": 3}}\nnot json\n",
+            serde_json::to_string(&good).unwrap()
+        ),
+    )
+    .unwrap();
+    let out = patchval(&[
+        "run",
+        "-w",
+        work.to_str().unwrap(),
+        "--diff",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "some patches are E: exit PARTIAL"
+    );
+    let got = verdicts_by_name(&work, &dir);
+    assert_eq!(got["good.diff"], "s", "{got:?}");
+    assert_eq!(got["lines.jsonl:1"], "s", "{got:?}");
+    for bad in [
+        "garbage.diff",
+        "stale.diff",
+        "lines.jsonl:2",
+        "lines.jsonl:3",
+    ] {
+        assert_eq!(
+            got.get(bad).map(String::as_str),
+            Some("E"),
+            "{bad}: {got:?}"
+        );
+    }
+    let text = std::fs::read_to_string(work.join("runs/latest/details.jsonl")).unwrap();
+    let detail = |name: &str| {
+        text.lines()
+            .map(|l| serde_json::from_str::<Value>(l).unwrap())
+            .find(|d| d["patches_path"].as_str().unwrap().ends_with(name))
+            .map(|d| d["detail"].as_str().unwrap_or_default().to_string())
+            .unwrap_or_default()
+    };
+    assert!(detail("garbage.diff").contains("not a unified diff"));
+    assert!(
+        detail("stale.diff").contains("MathUtil.java") && detail("stale.diff").contains("hunk 1")
+    );
+    assert!(detail("lines.jsonl:2").contains("diff"));
+    assert!(detail("lines.jsonl:3").contains("invalid JSON"));
+}
