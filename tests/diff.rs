@@ -161,3 +161,87 @@ fn a_diff_that_cannot_be_used_is_an_error_of_its_own_and_the_rest_is_validated()
     assert!(detail("lines.jsonl:2").contains("diff"));
     assert!(detail("lines.jsonl:3").contains("invalid JSON"));
 }
+
+/// Patch `i` of a manifest-v3 set as a unified diff with two lines of context (`git diff`'s
+/// shape, hunk header with line counts), so that the same patches can come as diffs.
+fn as_diff(set: &Value, i: usize) -> String {
+    let (above, unpatched, below) = (
+        set["context_above"].as_str().unwrap(),
+        set["unpatched"].as_str().unwrap(),
+        set["context_below"].as_str().unwrap(),
+    );
+    let patch = set["patches"][i].as_str().unwrap();
+    let old = format!("{above}{unpatched}{below}");
+    let new = format!("{above}{patch}{below}");
+    let (s, e) = (above.len(), above.len() + unpatched.len());
+    let ls = old[..s].rfind('\n').map_or(0, |k| k + 1);
+    let le = old[e..].find('\n').map_or(old.len(), |k| e + k + 1);
+    let ne = le + new.len() - old.len();
+    let before: Vec<&str> = old[..ls].split_inclusive('\n').collect();
+    let before = &before[before.len().saturating_sub(2)..];
+    let after: Vec<&str> = old[le..].split_inclusive('\n').take(2).collect();
+    let removed: Vec<&str> = old[ls..le].split_inclusive('\n').collect();
+    let added: Vec<&str> = new[ls..ne].split_inclusive('\n').collect();
+    let first = old[..ls].matches('\n').count() + 1 - before.len();
+    let ctx = before.len() + after.len();
+    let file = set["filename"].as_str().unwrap();
+    let mut d = format!(
+        "diff --git a/{file} b/{file}\n--- a/{file}\n+++ b/{file}\n@@ -{first},{} +{first},{} @@\n",
+        removed.len() + ctx,
+        added.len() + ctx
+    );
+    let line = |d: &mut String, mark: char, l: &str| {
+        d.push(mark);
+        d.push_str(l);
+        if !l.ends_with('\n') {
+            d.push('\n');
+        }
+    };
+    before.iter().for_each(|l| line(&mut d, ' ', l));
+    removed.iter().for_each(|l| line(&mut d, '-', l));
+    added.iter().for_each(|l| line(&mut d, '+', l));
+    after.iter().for_each(|l| line(&mut d, ' ', l));
+    d
+}
+
+/// Every patch of the fixtures' manifests, given as a diff of its own (so grouped anew, by
+/// lines, with whitespace at the edges trimmed and no set boundaries), gets its checked verdict.
+/// `PATCHVAL_DIFF_FIXTURES=dedup,selection,...` checks other fixtures (calc and textutil by
+/// default).
+#[test]
+fn fixture_patches_as_diffs_keep_their_checked_verdicts() {
+    let names = std::env::var("PATCHVAL_DIFF_FIXTURES").unwrap_or("calc,textutil".into());
+    for name in names.split(',') {
+        let (_tmp, project) = fixture(name);
+        let work = project.parent().unwrap().join("work");
+        init(&project, &work);
+        let dir = project.join("as-diffs");
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut expected = BTreeMap::new();
+        for (set_file, letters) in common::expected(&project) {
+            let text = std::fs::read_to_string(project.join("patches").join(&set_file)).unwrap();
+            let set: Value = serde_json::from_str(&text).unwrap();
+            let stem = set_file.trim_end_matches(".json");
+            for (i, letter) in letters.chars().enumerate() {
+                let file = format!("{stem}-{i:02}.diff");
+                std::fs::write(dir.join(&file), as_diff(&set, i)).unwrap();
+                expected.insert(file, letter.to_string());
+            }
+        }
+        let results = run_flags_ok(&work, &dir, &["--diff"], 2);
+        assert_eq!(verdicts_by_name(&work, &dir), expected, "{name}");
+        let woven: u64 = results
+            .iter()
+            .map(|r| r.extra["woven"].as_u64().unwrap())
+            .sum();
+        let fallback: u64 = results
+            .iter()
+            .map(|r| r.extra["fallback"].as_u64().unwrap())
+            .sum();
+        eprintln!(
+            "{name}: {} sets, {woven} woven, {fallback} one by one",
+            results.len()
+        );
+        assert!(woven >= 2 * fallback, "{name}: most patches are woven");
+    }
+}
