@@ -166,8 +166,10 @@ pub fn schemata(
 
 /// The weaving plan for `set`. A location in the initialiser of a local declaration, which
 /// cannot move into a method of its own, is planned on the file with that declaration split in
-/// place (`weave::split`), and the patches that only a declaration can take stay unwoven. So is
-/// a location that is a whole declaration, for the patches that change only its initialiser.
+/// place (`weave::split`), and the patches that only a declaration can take stay unwoven. One in
+/// an instance field's initialiser is planned with the initialiser moved into a method
+/// (`weave::field`), and the patches naming a guarded field stay unwoven. So is a location that
+/// is a whole declaration, for the patches that change only its initialiser.
 fn plan(set: &PatchSet, extra: &mut Extra) -> Result<weave::Plan, weave::scope::Unsupported> {
     use weave::split;
     let (src, range) = (set.original_text(), set.unpatched_range());
@@ -183,8 +185,14 @@ fn plan(set: &PatchSet, extra: &mut Extra) -> Result<weave::Plan, weave::scope::
             }
             _ => (range, set.patches.iter().cloned().map(Some).collect()),
         };
-    let Some((split_src, range)) = split::split_declaration(&src, range) else {
-        return Err(why);
+    // A local declaration is split in place; an instance field's initialiser moves into a
+    // method of its own (`weave::field`), woven for the patches that name no guarded field.
+    let (split_src, range, guarded) = match split::split_declaration(&src, range.clone()) {
+        Some((s, r)) => (s, r, None),
+        None => match weave::field::hoist(&src, range) {
+            Some(h) => (h.src, h.range, Some(h.guarded)),
+            None => return Err(why),
+        },
     };
     let unpatched = split_src[range.clone()].to_string();
     let texts: Vec<String> = inner
@@ -198,12 +206,32 @@ fn plan(set: &PatchSet, extra: &mut Extra) -> Result<weave::Plan, weave::scope::
                 None => Some(
                     "the patch changes more of the declaration than its initialiser".to_string(),
                 ),
-                Some(_) => split::unassignable(patch),
+                Some(_) => {
+                    guarded_name(patch, guarded.as_ref()).or_else(|| split::unassignable(patch))
+                }
             };
         }
     }
-    extra.declaration_split = true;
+    if guarded.is_some() {
+        extra.field_hoisted = true;
+    } else {
+        extra.declaration_split = true;
+    }
     Ok(plan)
+}
+
+/// Why a patch of a field's initialiser is not woven: it names a field that an initialiser may
+/// not read where a method may (`weave::field::Hoisted::guarded`).
+fn guarded_name(
+    patch: &str,
+    guarded: Option<&std::collections::BTreeSet<String>>,
+) -> Option<String> {
+    let names = weave::tokens::scan(patch).names;
+    let hit = guarded?.iter().find(|g| names.contains(*g))?;
+    Some(format!(
+        "the patch names the field `{hit}`, which the initialiser of a field may not read \
+         where a method may (declared later, itself, or a blank final): validated alone"
+    ))
 }
 
 /// Why a patch that timed out in the schemata is decided again on its own.

@@ -34,11 +34,31 @@ fn statics_fixture_default_equals_no_dedup_equals_plain_equals_expected() {
 
 #[test]
 fn selection_fixture_default_equals_no_dedup_equals_plain_equals_expected() {
-    three_techniques_give_expected("selection");
+    let (_tmp, work) = three_techniques_give_expected("selection");
+    // The instance field's initialiser (`Cart.items`) is woven with the initialiser moved into a
+    // method: one compile of the schemata (two: a patch does not compile), the forward
+    // reference alone.
+    let default = std::fs::read_to_string(work.join("runs/0001/result.jsonl")).unwrap();
+    let line: serde_json::Value = default
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .find(|l| {
+            l["patches_path"]
+                .as_str()
+                .unwrap()
+                .ends_with("cart_items_init.json")
+        })
+        .unwrap();
+    let extra = &line["extra"];
+    assert_eq!(extra["field_hoisted"], true, "{line}");
+    assert!(extra["javac_invocations"].as_u64().unwrap() <= 2, "{line}");
+    assert_eq!(extra["fallback"], 1, "{line}");
+    assert!(extra["woven"].as_u64().unwrap() >= 7, "{line}");
 }
 
-fn three_techniques_give_expected(name: &str) {
-    let (_tmp, project) = fixture(name);
+/// Returns the fixture's temporary directory and the work dir in it.
+fn three_techniques_give_expected(name: &str) -> (tempfile::TempDir, std::path::PathBuf) {
+    let (tmp, project) = fixture(name);
     let work = project.parent().unwrap().join("work");
     init(&project, &work);
     let expected = expected(&project);
@@ -74,4 +94,5 @@ fn three_techniques_give_expected(name: &str) {
         "verdicts differ from the plain-verified ones:\n{}",
         wrong.join("\n")
     );
+    (tmp, work)
 }

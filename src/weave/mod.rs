@@ -5,6 +5,7 @@
 
 pub mod eligible;
 pub mod emit;
+pub mod field;
 pub mod frames;
 pub mod locals;
 pub mod member;

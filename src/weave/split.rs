@@ -69,7 +69,7 @@ fn splits_badly(src: &str, declaration: Node, declarator: Node) -> bool {
     is_final || is_var || !last
 }
 
-/// When the unpatched text is a whole local declaration statement (`String text = E;`), the
+/// When the unpatched text is a whole local or field declaration (`String text = E;`), the
 /// range of its last declarator's initialiser, and for each patch that keeps everything around
 /// that initialiser (`String text = E2;`), the new initialiser `E2` (`None` for the others).
 pub fn narrow(
@@ -81,8 +81,10 @@ pub fn narrow(
     let stmt = tree
         .root_node()
         .descendant_for_byte_range(range.start, range.end)?;
-    let stmt = std::iter::successors(Some(stmt), |n| n.parent())
-        .find(|n| n.byte_range() == range && n.kind() == "local_variable_declaration")?;
+    let stmt = std::iter::successors(Some(stmt), |n| n.parent()).find(|n| {
+        n.byte_range() == range
+            && matches!(n.kind(), "local_variable_declaration" | "field_declaration")
+    })?;
     let mut c = stmt.walk();
     let value = stmt
         .children_by_field_name("declarator", &mut c)

@@ -151,6 +151,21 @@ PRICED_DEFAULT = [
     ("return quantity >= 10 ? unitCents() * quantity * 0.9 : unitCents() * quantity;", "C"),
 ]
 
+# 11. The initialiser of an instance field (Cart.items), woven with the initialiser moved into
+# a method of its own; `quantities` is declared after `items`, an illegal forward reference in
+# an initialiser that a method would accept, so that patch is validated alone.
+CART_ITEMS_INIT = [
+    ("new ArrayList<>()", "s"),
+    ("new ArrayList<Priced>()", "s"),
+    ("new ArrayList<>(4)", "s"),
+    ("new java.util.LinkedList<>()", "s"),
+    ("new ArrayList<>(quantities)", "C"),          # illegal forward reference
+    ("java.util.Collections.emptyList()", "F"),    # add() is unsupported
+    ("null", "F"),
+    ("new ArrayList<>(-1)", "F"),
+    ("new java.util.HashSet<>()", "C"),
+]
+
 SETS = [
     ("tier_limit", PKG + "Tier.java", "static int limitFor(", "return base * rank * rank;", 0, TIER_LIMIT),
     ("sorting_lambda", PKG + "Sorting.java", "public static Comparator<String> byLength(",
@@ -169,6 +184,8 @@ SETS = [
     ("priced_default", PKG + "Priced.java", "default int priceFor(",
      "return quantity >= 10 ? unitCents() * quantity * 9 / 10 : unitCents() * quantity;", 0,
      PRICED_DEFAULT),
+    ("cart_items_init", PKG + "Cart.java", "List<Priced> items =", "new ArrayList<>()", 0,
+     CART_ITEMS_INIT),
 ]
 
 
