@@ -16,9 +16,10 @@ use tree_sitter::Node;
 pub struct Hoisted {
     pub src: String,
     pub range: Range<usize>,
-    /// The field itself, the fields declared at or after it in its class (a forward reference
-    /// is an error in an initialiser and not in a method) and the blank finals (read before
-    /// their assignment, an error in an initialiser only).
+    /// The field itself, the instance fields declared at or after it in its class (a forward
+    /// reference is an error in an initialiser and not in a method) and the instance blank
+    /// finals (read before their assignment, an error in an initialiser only). Static fields
+    /// are initialised before any instance initialiser runs, which may name them all.
     pub guarded: BTreeSet<String>,
 }
 
@@ -94,8 +95,12 @@ pub fn hoist(src: &str, range: Range<usize>) -> Option<Hoisted> {
     }
     let mut guarded = BTreeSet::new();
     for m in members.iter().filter(|m| m.kind() == "field_declaration") {
+        let words = modifier_words(src, *m);
+        if words.contains(&"static") {
+            continue;
+        }
         let at_or_after = m.start_byte() >= declaration.start_byte();
-        let blank_final = modifier_words(src, *m).contains(&"final");
+        let blank_final = words.contains(&"final");
         let mut c = m.walk();
         for d in m.children_by_field_name("declarator", &mut c) {
             let no_value = d.child_by_field_name("value").is_none();
@@ -161,9 +166,9 @@ mod tests {
         assert!(h.src.contains(
             "items = __pv_init_items(); private List<T> __pv_init_items() { return new ArrayList<>(\n        4); }\n"
         ), "{}", h.src);
-        // Itself, the later fields and the blank final `name`.
+        // Itself, the later instance fields and the blank final `name`; not the static `all`.
         let names: Vec<&str> = h.guarded.iter().map(String::as_str).collect();
-        assert_eq!(names, ["all", "items", "k", "max", "min", "name", "xs"]);
+        assert_eq!(names, ["items", "k", "max", "min", "name", "xs"]);
         let h = hoisted(SRC, "MIN_VALUE").unwrap();
         assert!(h.src.contains("int max = __pv_init_max(), min = 0; private int __pv_init_max() { return Integer.MIN_VALUE; }"), "{}", h.src);
         assert!(!h.guarded.contains("items"));
