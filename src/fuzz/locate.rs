@@ -30,6 +30,8 @@ const KINDS: &[(&str, f64)] = &[
     ("enhanced_for_statement", 1.0),
     ("do_statement", 1.0),
     ("try_statement", 0.5),
+    // A field with an initialiser (`field_enclosing`).
+    ("field_declaration", 1.0),
 ];
 
 /// One main source file, parsed.
@@ -199,6 +201,39 @@ fn enclosing(n: Node) -> Option<Enclosing> {
     None
 }
 
+/// A field declaration with an initialiser that is an expression, in a class, enum or interface
+/// body, stands in its type declaration as a statement in its method: `method` is the type
+/// declaration.
+fn field_enclosing(n: Node) -> Option<Enclosing> {
+    let mut c = n.walk();
+    let value = n
+        .children_by_field_name("declarator", &mut c)
+        .last()?
+        .child_by_field_name("value")?;
+    if value.kind() == "array_initializer" {
+        return None;
+    }
+    let body = n.parent()?;
+    if !matches!(
+        body.kind(),
+        "class_body" | "enum_body_declarations" | "interface_body"
+    ) {
+        return None;
+    }
+    let decl = std::iter::successors(body.parent(), |p| p.parent()).find(|p| {
+        matches!(
+            p.kind(),
+            "class_declaration" | "enum_declaration" | "interface_declaration"
+        )
+    })?;
+    Some(Enclosing {
+        method: decl,
+        in_loop: false,
+        breakable: false,
+        in_lambda: false,
+    })
+}
+
 /// Where a statement stands on its own (not a `for` header's declaration); a declaration only
 /// directly in a block.
 fn in_statement_position(n: Node) -> bool {
@@ -232,10 +267,14 @@ pub fn candidates(files: &[SourceFile]) -> Vec<Candidate> {
             if n.byte_range().len() > MAX_STATEMENT_BYTES {
                 continue;
             }
-            if !in_statement_position(n) {
-                continue;
-            }
-            let Some(enc) = enclosing(n) else { continue };
+            let enc = if n.kind() == "field_declaration" {
+                field_enclosing(n)
+            } else if in_statement_position(n) {
+                enclosing(n)
+            } else {
+                None
+            };
+            let Some(enc) = enc else { continue };
             let mut weight = base;
             if enc.in_loop {
                 weight *= 3.0;
@@ -414,7 +453,12 @@ pub fn spot<'t>(
     let src = file.text.as_str();
     let root = file.tree.root_node();
     let stmt = statement_at(root, range)?;
-    let enc = enclosing(stmt)?;
+    let is_field = stmt.kind() == "field_declaration";
+    let enc = if is_field {
+        field_enclosing(stmt)?
+    } else {
+        enclosing(stmt)?
+    };
     let mut locals = Vec::new();
     let mut all_locals = BTreeSet::new();
     if let Ok(site) = scope::analyse(src, root, range.clone()) {
@@ -428,7 +472,11 @@ pub fn spot<'t>(
             }
         }
     }
-    let mut class = enc.method.parent();
+    let mut class = if is_field {
+        Some(enc.method)
+    } else {
+        enc.method.parent()
+    };
     while let Some(c) = class {
         if matches!(
             c.kind(),
@@ -445,7 +493,7 @@ pub fn spot<'t>(
     let class_name = src[class.child_by_field_name("name")?.byte_range()].to_string();
     let (fields, methods) = members(src, class.child_by_field_name("body")?);
     let is_constructor = enc.method.kind() == "constructor_declaration";
-    let return_type = if is_constructor {
+    let return_type = if is_constructor || is_field {
         "void".to_string()
     } else {
         enc.method
@@ -461,7 +509,7 @@ pub fn spot<'t>(
         fields,
         methods,
         class_name,
-        is_static: modifiers_have(src, enc.method, "static"),
+        is_static: modifiers_have(src, if is_field { stmt } else { enc.method }, "static"),
         return_type,
         in_loop: enc.in_loop,
         breakable: enc.breakable,
@@ -475,15 +523,18 @@ pub fn line_of(text: &str, at: usize) -> usize {
     text[..at.min(text.len())].matches('\n').count() + 1
 }
 
-/// For a declaration statement, the range of its last declarator's initialiser and the mutants
-/// that change only that initialiser, cut down to it; `None` when the statement is no such
-/// declaration or fewer than two mutants qualify.
+/// For a declaration statement (a local's or a field's), the range of its last declarator's
+/// initialiser and the mutants that change only that initialiser, cut down to it; `None` when
+/// the statement is no such declaration or fewer than two mutants qualify.
 pub fn initialiser_location(
     spot: &Spot,
     mutants: &[Mutant],
 ) -> Option<(Range<usize>, Vec<Mutant>)> {
     let stmt = spot.stmt;
-    if stmt.kind() != "local_variable_declaration" {
+    if !matches!(
+        stmt.kind(),
+        "local_variable_declaration" | "field_declaration"
+    ) {
         return None;
     }
     let mut c = stmt.walk();

@@ -11,6 +11,7 @@ public class Limits {
     static Integer last;
     static String name = "";
     private int count;
+    private int step = 1 + 1;
 
     static void setMax(int max) {
         Limits.max = max - 1;
@@ -85,9 +86,24 @@ fn candidates_are_method_statements_weighted_to_loops() {
         .unwrap();
     assert!(!set.in_loop);
     assert!(body.weight > set.weight);
-    // Field initialisers and the constructor's super(...) call are not locations.
+    // The constructor's super(...) call is not a location; declarations of fields with an
+    // initialiser are, and a field spot mutates its initialiser.
     assert!(cands.iter().all(|c| !text(c).starts_with("super(")));
-    assert!(cands.iter().all(|c| !text(c).contains("= \"\";")));
+    assert!(cands
+        .iter()
+        .any(|c| text(c) == "static String name = \"\";"));
+    assert!(cands
+        .iter()
+        .all(|c| !text(c).starts_with("private int count")));
+    let (all, _) = at("private int step = 1 + 1;", 1, 10);
+    let spot_files = self::files();
+    let start = LIMITS.find("private int step").unwrap();
+    let range = start..start + "private int step = 1 + 1;".len();
+    let spot = locate::spot(&spot_files[0], &range, &[]).unwrap();
+    assert!(!spot.is_static);
+    let (value, kept) = locate::initialiser_location(&spot, &all).unwrap();
+    assert_eq!(&LIMITS[value], "1 + 1");
+    assert!(kept.iter().any(|m| m.text == "1 - 1"), "{kept:?}");
     let ex = locate::exceptions(&files);
     assert_eq!(ex.len(), 1);
     assert_eq!(ex[0].name, "p.ParseError");
