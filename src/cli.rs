@@ -176,7 +176,7 @@ pub fn main() -> i32 {
             jvm_opt,
         } => {
             init_logging("warn");
-            match crate::pool::worker::serve(&java_home, &class_path, &jvm_opt) {
+            match crate::worker::serve(&java_home, &class_path, &jvm_opt) {
                 Ok(()) => exit::OK,
                 Err(e) => {
                     eprintln!("patchval worker: {e}");

@@ -1,7 +1,7 @@
 //! The embedded JVM in this test process (one JVM, shared by every test here): agent calls,
 //! in-process javac, and woven code reaching Rust through the registered `Rt.choose` native.
 
-use patchval::jvm::{self, Jvm};
+use patchval::worker::jvm::{self, Jvm};
 use std::path::PathBuf;
 use std::sync::OnceLock;
 

@@ -1,9 +1,7 @@
 //! The worker pool seen from the parent: spawning `patchval worker` processes, talking to them
 //! over pipes, and owning timeouts (a hung request kills the worker's process group and respawns it).
 
-pub mod fault;
 pub mod protocol;
-pub mod worker;
 
 use protocol::{Request, Response};
 use std::io::{BufRead, BufReader, Write};

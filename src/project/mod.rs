@@ -367,7 +367,8 @@ impl Toolchain {
         let java_home = std::env::var_os("JAVA_HOME")
             .map(PathBuf::from)
             .unwrap_or_else(|| PathBuf::from("/usr/lib/jvm/java-17-openjdk-amd64"));
-        if !java_home.join("bin/javac").is_file() || !crate::jvm::libjvm_path(&java_home).is_file()
+        if !java_home.join("bin/javac").is_file()
+            || !crate::worker::jvm::libjvm_path(&java_home).is_file()
         {
             return Err(ProjectError::NoJdk(java_home));
         }

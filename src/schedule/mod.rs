@@ -5,9 +5,7 @@
 pub mod load;
 pub mod rerun;
 pub mod select;
-pub mod session;
 pub mod share;
-pub mod tree;
 
 use crate::model::{Outcome, Phase, TestResult, TestRun, Verdict};
 use crate::pool::protocol::Request;

@@ -5,7 +5,7 @@
 //! (the next native call panics). With a marker file the fault happens once per run: the first
 //! worker to create the file injects it, and respawned workers do not repeat it.
 
-use super::protocol::Request;
+use crate::pool::protocol::Request;
 use std::path::PathBuf;
 
 /// What to inject.

@@ -1,7 +1,7 @@
 //! The embedded JVM of a worker process: start-up through the invocation API, native methods
 //! registered for the woven code (`patchval.agent.Rt`), and string-array calls into the agent.
 
-use crate::schedule::session;
+use super::session;
 use jni::objects::{JClass, JObject, JObjectArray, JString};
 use jni::sys::{jboolean, jclass, jint, jlong, JNIEnv};
 use jni::{jni_sig, jni_str, Env, EnvUnowned, InitArgsBuilder, JNIVersion, JavaVM, NativeMethod};
@@ -26,7 +26,7 @@ pub enum JvmError {
 static CHOOSE_CALLS: AtomicU64 = AtomicU64::new(0);
 
 // The natives of `patchval.agent.Rt`: raw `extern "system"` functions registered with
-// RegisterNatives, on the hot path of every patched location; the logic is in `schedule::session`.
+// RegisterNatives, on the hot path of every patched location; the logic is in `worker::session`.
 // Each body runs inside `guarded`, so that a panic never unwinds into the JVM.
 
 extern "system" fn rt_choose(_env: *mut JNIEnv, _class: jclass, _site: jint) -> jint {
@@ -125,7 +125,7 @@ pub fn take_native_fault() -> Option<String> {
     why
 }
 
-/// Makes the next native call panic (fault injection for tests; see `pool::fault`).
+/// Makes the next native call panic (fault injection for tests; see `worker::fault`).
 pub fn panic_in_next_native() {
     PANIC_NEXT.store(true, Ordering::SeqCst);
 }

@@ -1,9 +1,13 @@
 //! The worker process (`patchval worker`): embeds one JVM and serves requests from the parent.
 
-use super::fault::{Injection, Kind};
-use super::protocol::{Request, Response};
-use crate::jvm::{select_patch, take_native_fault, Jvm};
-use crate::schedule::session;
+pub mod fault;
+pub mod jvm;
+pub mod session;
+pub mod tree;
+
+use crate::pool::protocol::{Request, Response};
+use fault::{Injection, Kind};
+use jvm::{select_patch, take_native_fault, Jvm};
 use std::io::{BufRead, Write};
 use std::os::fd::FromRawFd;
 use std::path::Path;
@@ -118,7 +122,7 @@ pub fn serve(java_home: &Path, class_path: &str, jvm_options: &[String]) -> Resu
     Ok(())
 }
 
-/// Fails the current request the way `PATCHVAL_FAULT` asked (see `pool::fault`); returns when
+/// Fails the current request the way `PATCHVAL_FAULT` asked (see `worker::fault`); returns when
 /// the request should then be served as usual.
 fn inject(kind: Kind, out: &Protocol) -> Result<(), String> {
     match kind {
@@ -143,7 +147,7 @@ fn inject(kind: Kind, out: &Protocol) -> Result<(), String> {
             std::thread::sleep(std::time::Duration::from_secs(3600));
         },
         Kind::Panic => {
-            crate::jvm::panic_in_next_native();
+            jvm::panic_in_next_native();
             Ok(())
         }
     }
@@ -159,7 +163,7 @@ fn failure(message: String) -> Response {
     }
 }
 
-fn answer(result: Result<Vec<String>, crate::jvm::JvmError>, since: Instant) -> Response {
+fn answer(result: Result<Vec<String>, jvm::JvmError>, since: Instant) -> Response {
     let micros = since.elapsed().as_micros() as u64;
     match result {
         Ok(lines) => Response {
