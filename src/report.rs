@@ -78,10 +78,10 @@ pub struct Extra {
     /// place (`weave::split`).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub declaration_split: bool,
-    /// The location is in an instance field's initialiser, woven with the initialiser moved
-    /// into a method of its own (`weave::field`).
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
-    pub field_hoisted: bool,
+    /// The location is in an initialiser woven moved into a method of its own
+    /// (`weave::hoist`): `field` (an instance field's) or `static block`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hoisted: Option<String>,
     /// Why this set ran every test, when it did.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub all_tests_because: Option<String>,

@@ -168,7 +168,7 @@ pub fn schemata(
 /// cannot move into a method of its own, is planned on the file with that declaration split in
 /// place (`weave::split`), and the patches that only a declaration can take stay unwoven. One in
 /// an instance field's initialiser is planned with the initialiser moved into a method
-/// (`weave::field`), and the patches naming a guarded field stay unwoven. So is a location that
+/// (`weave::hoist`), and the patches naming a guarded field stay unwoven. So is a location that
 /// is a whole declaration, for the patches that change only its initialiser.
 fn plan(set: &PatchSet, extra: &mut Extra) -> Result<weave::Plan, weave::scope::Unsupported> {
     use weave::split;
@@ -185,15 +185,20 @@ fn plan(set: &PatchSet, extra: &mut Extra) -> Result<weave::Plan, weave::scope::
             }
             _ => (range, set.patches.iter().cloned().map(Some).collect()),
         };
-    // A local declaration is split in place; an instance field's initialiser moves into a
-    // method of its own (`weave::field`), woven for the patches that name no guarded field.
-    let (split_src, range, guarded) = match split::split_declaration(&src, range.clone()) {
+    // A local declaration is split in place; an instance field's initialiser or a static
+    // block moves into a method of its own (`weave::hoist`), woven for the patches that name
+    // no guarded field (and, in a static block, cannot end it abruptly).
+    let (split_src, range, hoisted) = match split::split_declaration(&src, range.clone()) {
         Some((s, r)) => (s, r, None),
-        None => match weave::field::hoist(&src, range) {
-            Some(h) => (h.src, h.range, Some(h.guarded)),
+        None => match weave::hoist::field(&src, range.clone())
+            .or_else(|| weave::hoist::static_block(&src, range))
+        {
+            Some(h) => (h.src, h.range, Some((h.what, h.guarded))),
             None => return Err(why),
         },
     };
+    let guarded = hoisted.as_ref().map(|(_, g)| g);
+    let in_static_block = hoisted.as_ref().is_some_and(|(w, _)| *w == "static block");
     let unpatched = split_src[range.clone()].to_string();
     let texts: Vec<String> = inner
         .iter()
@@ -206,22 +211,25 @@ fn plan(set: &PatchSet, extra: &mut Extra) -> Result<weave::Plan, weave::scope::
                 None => Some(
                     "the patch changes more of the declaration than its initialiser".to_string(),
                 ),
-                Some(_) => {
-                    guarded_name(patch, guarded.as_ref()).or_else(|| split::unassignable(patch))
-                }
+                Some(_) => guarded_name(patch, guarded)
+                    .or_else(|| {
+                        in_static_block
+                            .then(|| weave::hoist::completes_as_in_a_method(patch))
+                            .flatten()
+                    })
+                    .or_else(|| split::unassignable(patch)),
             };
         }
     }
-    if guarded.is_some() {
-        extra.field_hoisted = true;
-    } else {
-        extra.declaration_split = true;
+    match &hoisted {
+        Some((what, _)) => extra.hoisted = Some(what.to_string()),
+        None => extra.declaration_split = true,
     }
     Ok(plan)
 }
 
 /// Why a patch of a field's initialiser is not woven: it names a field that an initialiser may
-/// not read where a method may (`weave::field::Hoisted::guarded`).
+/// not read where a method may (`weave::hoist::Hoisted::guarded`).
 fn guarded_name(
     patch: &str,
     guarded: Option<&std::collections::BTreeSet<String>>,

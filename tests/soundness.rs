@@ -36,7 +36,7 @@ fn statics_fixture_default_equals_no_dedup_equals_plain_equals_expected() {
 fn selection_fixture_default_equals_no_dedup_equals_plain_equals_expected() {
     let (_tmp, work) = three_techniques_give_expected("selection");
     // The instance field's initialiser (`Cart.items`) is woven with the initialiser moved into a
-    // method: one compile of the schemata (two: a patch does not compile), the forward
+    // method (`weave::hoist`): one compile of the schemata (two: a patch does not compile), the forward
     // reference alone.
     let default = std::fs::read_to_string(work.join("runs/0001/result.jsonl")).unwrap();
     let line: serde_json::Value = default
@@ -50,10 +50,23 @@ fn selection_fixture_default_equals_no_dedup_equals_plain_equals_expected() {
         })
         .unwrap();
     let extra = &line["extra"];
-    assert_eq!(extra["field_hoisted"], true, "{line}");
+    assert_eq!(extra["hoisted"], "field", "{line}");
     assert!(extra["javac_invocations"].as_u64().unwrap() <= 2, "{line}");
     assert_eq!(extra["fallback"], 1, "{line}");
     assert!(extra["woven"].as_u64().unwrap() >= 7, "{line}");
+    // The static block's loop, in a static method of its own: all woven.
+    let line: serde_json::Value = default
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .find(|l| {
+            l["patches_path"]
+                .as_str()
+                .unwrap()
+                .ends_with("rates_static_init.json")
+        })
+        .unwrap();
+    assert_eq!(line["extra"]["hoisted"], "static block", "{line}");
+    assert_eq!(line["extra"]["fallback"], 0, "{line}");
 }
 
 /// Returns the fixture's temporary directory and the work dir in it.

@@ -172,7 +172,8 @@ fn enclosing(n: Node) -> Option<Enclosing> {
     let mut cur = n.parent();
     while let Some(p) = cur {
         match p.kind() {
-            "method_declaration" | "constructor_declaration" => {
+            // A static initialiser block stands as a static method.
+            "method_declaration" | "constructor_declaration" | "static_initializer" => {
                 return Some(Enclosing {
                     method: p,
                     in_loop,
@@ -181,8 +182,9 @@ fn enclosing(n: Node) -> Option<Enclosing> {
                 })
             }
             "lambda_expression" => in_lambda = true,
-            "class_body" | "interface_body" | "enum_body" | "static_initializer"
-            | "field_declaration" | "program" => return None,
+            "class_body" | "interface_body" | "enum_body" | "field_declaration" | "program" => {
+                return None
+            }
             // `break`/`continue` inside a lambda cannot reach a loop outside it.
             k if LOOPS.contains(&k) && !in_lambda => {
                 let body = p.child_by_field_name("body");
@@ -509,7 +511,8 @@ pub fn spot<'t>(
         fields,
         methods,
         class_name,
-        is_static: modifiers_have(src, if is_field { stmt } else { enc.method }, "static"),
+        is_static: enc.method.kind() == "static_initializer"
+            || modifiers_have(src, if is_field { stmt } else { enc.method }, "static"),
         return_type,
         in_loop: enc.in_loop,
         breakable: enc.breakable,

@@ -13,6 +13,10 @@ public class Limits {
     private int count;
     private int step = 1 + 1;
 
+    static {
+        last = 0;
+    }
+
     static void setMax(int max) {
         Limits.max = max - 1;
     }
@@ -104,6 +108,11 @@ fn candidates_are_method_statements_weighted_to_loops() {
     let (value, kept) = locate::initialiser_location(&spot, &all).unwrap();
     assert_eq!(&LIMITS[value], "1 + 1");
     assert!(kept.iter().any(|m| m.text == "1 - 1"), "{kept:?}");
+    // A statement of a static initialiser block stands as in a static method.
+    assert!(cands.iter().any(|c| text(c) == "last = 0;"));
+    let start = LIMITS.find("last = 0;").unwrap();
+    let spot = locate::spot(&spot_files[0], &(start..start + 9), &[]).unwrap();
+    assert!(spot.is_static);
     let ex = locate::exceptions(&files);
     assert_eq!(ex.len(), 1);
     assert_eq!(ex[0].name, "p.ParseError");

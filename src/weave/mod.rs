@@ -5,8 +5,8 @@
 
 pub mod eligible;
 pub mod emit;
-pub mod field;
 pub mod frames;
+pub mod hoist;
 pub mod locals;
 pub mod member;
 pub mod scope;

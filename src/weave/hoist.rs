@@ -1,9 +1,10 @@
-//! A location in the initialiser of an instance field: the initialiser moves into a private
-//! method of its own, called where it stood (`List<T> items = E;` → `List<T> items =
-//! __pv_init_items(); private List<T> __pv_init_items() { return E; }`, the lines kept), so that
-//! the location is in a method body the schemata can weave. Done only where a method returning
-//! the value judges every patch as the initialiser would (DESIGN.md, "Weaving", "Field
-//! initialisers"): the names a patch must not mention for that are returned with the file.
+//! Initialisers moved into methods of their own, called where they stood, the lines kept, so
+//! that a location in them is in a method body the schemata can weave: an instance field's
+//! initialiser (`List<T> items = E;` → `List<T> items = __pv_init_items(); private List<T>
+//! __pv_init_items() { return E; }`) and a class's static initialiser block (`static { B }` →
+//! `static { __pv_static_0(); } private static void __pv_static_0() { B }`). Done only where a
+//! method judges every patch as the initialiser would (DESIGN.md, "Weaving": instance fields' initialisers and static blocks):
+//! the names a patch must not mention for that are returned with the file.
 
 use super::text;
 use std::collections::BTreeSet;
@@ -16,6 +17,8 @@ use tree_sitter::Node;
 pub struct Hoisted {
     pub src: String,
     pub range: Range<usize>,
+    /// What was moved: `field` or `static block`.
+    pub what: &'static str,
     /// The field itself, the instance fields declared at or after it in its class (a forward
     /// reference is an error in an initialiser and not in a method) and the instance blank
     /// finals (read before their assignment, an error in an initialiser only). Static fields
@@ -41,7 +44,7 @@ const CONSTANT_TYPES: &[&str] = &[
 /// (not an enum, interface or anonymous class, whose instances or initialisers differ), none
 /// of whose constructors declares exceptions, the initialiser being an expression (not an array
 /// initialiser) and the field not a possible constant (`final` of a primitive or `String`).
-pub fn hoist(src: &str, range: Range<usize>) -> Option<Hoisted> {
+pub fn field(src: &str, range: Range<usize>) -> Option<Hoisted> {
     let tree = super::parser().parse(src, None)?;
     let mut n = tree
         .root_node()
@@ -130,8 +133,113 @@ pub fn hoist(src: &str, range: Range<usize>) -> Option<Hoisted> {
     Some(Hoisted {
         src: out,
         range: range.start + offset..range.end + offset,
+        what: "field",
         guarded,
     })
+}
+
+/// `None` unless `range` lies in a top-level statement `S` of a static initialiser block of a
+/// named class (not an enum or interface, whose static state the warm loader keeps), with no
+/// local or class declared before `S` in the block (a method would not see it) and `S` itself
+/// no declaration; `S` moves into a static method (`static { A; S; B; }` → `static { A;
+/// __pv_static_N(); B; } private static void __pv_static_N() { S }`). `S` may not name a blank
+/// static final (only an initialiser may assign one). The guarded names are those blank finals
+/// and the static fields declared after the block (a forward reference in a static initialiser
+/// is an error, in a method not).
+pub fn static_block(src: &str, range: Range<usize>) -> Option<Hoisted> {
+    let tree = super::parser().parse(src, None)?;
+    let mut n = tree
+        .root_node()
+        .descendant_for_byte_range(range.start, range.end)?;
+    let init = loop {
+        if n.kind() == "static_initializer" {
+            break n;
+        }
+        n = n.parent()?;
+    };
+    let mut c = init.walk();
+    let block = init.named_children(&mut c).find(|k| k.kind() == "block")?;
+    let mut c = block.walk();
+    let stmts: Vec<Node> = block
+        .named_children(&mut c)
+        .filter(|k| !k.kind().ends_with("comment"))
+        .collect();
+    let k = stmts
+        .iter()
+        .position(|t| t.start_byte() <= range.start && range.end <= t.end_byte())?;
+    let stmt = stmts[k];
+    let declares = |t: &Node| t.kind().ends_with("declaration");
+    if declares(&stmt) || stmts[..k].iter().any(declares) {
+        return None;
+    }
+    let body = init.parent()?;
+    if body.kind() != "class_body" || body.parent()?.kind() != "class_declaration" {
+        return None;
+    }
+    let mut c = body.walk();
+    let members: Vec<Node> = body.named_children(&mut c).collect();
+    let mut guarded = BTreeSet::new();
+    let mut blank = BTreeSet::new();
+    for m in members.iter().filter(|m| m.kind() == "field_declaration") {
+        let words = modifier_words(src, *m);
+        if !words.contains(&"static") {
+            continue;
+        }
+        let mut c = m.walk();
+        for d in m.children_by_field_name("declarator", &mut c) {
+            let Some(name) = d.child_by_field_name("name").map(|n| text(src, n)) else {
+                continue;
+            };
+            if words.contains(&"final") && d.child_by_field_name("value").is_none() {
+                blank.insert(name.to_string());
+            }
+            if m.start_byte() > init.start_byte() {
+                guarded.insert(name.to_string());
+            }
+        }
+    }
+    let names = super::tokens::scan(text(src, stmt)).names;
+    if blank.iter().any(|b| names.contains(b)) {
+        return None;
+    }
+    guarded.extend(blank);
+    let method = format!("__pv_static_{}", stmt.start_byte());
+    if src.contains(&method) {
+        return None;
+    }
+    // The statement's lines move to the method after the block, on the block's last line.
+    let call = format!("{method}();");
+    let head = format!(" private static void {method}() {{ ");
+    let end = init.end_byte();
+    let out = format!(
+        "{}{call}{}{head}{} }}{}",
+        &src[..stmt.start_byte()],
+        &src[stmt.end_byte()..end],
+        text(src, stmt),
+        &src[end..]
+    );
+    let moved = end - stmt.byte_range().len() + call.len() + head.len();
+    let offset = moved - stmt.start_byte();
+    Some(Hoisted {
+        src: out,
+        range: range.start + offset..range.end + offset,
+        what: "static block",
+        guarded,
+    })
+}
+
+/// Why a patch in a static initialiser block cannot be judged by a method: a static
+/// initialiser must be able to complete normally and may not `return`, where a method may end
+/// abruptly or return. A patch with a keyword that can end abruptly or loop stays unwoven.
+pub fn completes_as_in_a_method(patch: &str) -> Option<String> {
+    let words = ["return", "throw", "break", "continue", "while", "for", "do"];
+    let hit = patch
+        .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
+        .find(|w| words.contains(w))?;
+    Some(format!(
+        "the patch has `{hit}` in a static initialiser, which must complete normally where a \
+         method need not: validated alone"
+    ))
 }
 
 /// The words of a declaration's modifiers (`private`, `final`, annotations as written).
@@ -153,7 +261,7 @@ mod tests {
 
     fn hoisted(src: &str, unpatched: &str) -> Option<Hoisted> {
         let start = src.find(unpatched).unwrap();
-        let h = hoist(src, start..start + unpatched.len())?;
+        let h = field(src, start..start + unpatched.len())?;
         assert_eq!(&h.src[h.range.clone()], unpatched);
         assert_eq!(super::super::syntax_errors(&h.src), 0, "{}", h.src);
         assert_eq!(h.src.lines().count(), src.lines().count(), "{}", h.src);
@@ -188,5 +296,35 @@ mod tests {
         assert!(hoisted(en, "1 + 2").is_none());
         let anon = "class A { Object o = new Object() { int v = 1 + 2; }; }\n";
         assert!(hoisted(anon, "1 + 2").is_none());
+    }
+
+    #[test]
+    fn a_static_block_s_statement_moves_into_a_static_method() {
+        let src = "class R {\n    static int[] P = new int[3];\n    static final int TOP;\n    static {\n        for (int i = 0; i < 3; i++) {\n            P[i] = 10 + 5 * i;\n        }\n        TOP = P[2];\n    }\n    static int later = 1;\n}\n";
+        let at = src.find("10 + 5 * i").unwrap();
+        let h = static_block(src, at..at + 10).unwrap();
+        assert_eq!(&h.src[h.range.clone()], "10 + 5 * i");
+        assert_eq!(super::super::syntax_errors(&h.src), 0, "{}", h.src);
+        assert_eq!(h.src.lines().count(), src.lines().count());
+        assert!(
+            h.src.contains("static {\n        __pv_static_"),
+            "{}",
+            h.src
+        );
+        assert!(h.src.contains("TOP = P[2];"), "{}", h.src);
+        // The blank final and the later static field.
+        assert_eq!(h.guarded.iter().collect::<Vec<_>>(), ["TOP", "later"]);
+        // The statement assigning the blank final stays; so does one after a local.
+        let at = src.find("P[2]").unwrap();
+        assert!(static_block(src, at..at + 4).is_none());
+        let local = src.replace("static {\n", "static {\n        int n = 3;\n");
+        let at = local.find("10 + 5 * i").unwrap();
+        assert!(static_block(&local, at..at + 10).is_none());
+        let en = "enum E { A; static int x; static { x = 1 + 2; } }\n";
+        let at = en.find("1 + 2").unwrap();
+        assert!(static_block(en, at..at + 5).is_none());
+        assert!(completes_as_in_a_method("x = 1;").is_none());
+        assert!(completes_as_in_a_method("throw new Error();").is_some());
+        assert!(completes_as_in_a_method("if (x) return;").is_some());
     }
 }
