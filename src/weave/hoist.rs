@@ -1,10 +1,10 @@
-//! Initialisers moved into methods of their own, called where they stood, the lines kept, so
-//! that a location in them is in a method body the schemata can weave: an instance field's
-//! initialiser (`List<T> items = E;` → `List<T> items = __pv_init_items(); private List<T>
-//! __pv_init_items() { return E; }`) and a class's static initialiser block (`static { B }` →
-//! `static { __pv_static_0(); } private static void __pv_static_0() { B }`). Done only where a
-//! method judges every patch as the initialiser would (DESIGN.md, "Weaving": instance fields' initialisers and static blocks):
-//! the names a patch must not mention for that are returned with the file.
+//! Initialisers moved into methods of their own, called where they stood, so that a location in
+//! them is in a method body the schemata can weave: an instance field's initialiser (`List<T>
+//! items = E;` → `List<T> items = __pv_init_items(); private List<T> __pv_init_items() { return
+//! E; }`, the lines kept) and a top-level statement of a class's static initialiser block
+//! (`static { S; B; }` → `static { __pv_static_N(); B; } private static void __pv_static_N() {
+//! S }`). Done only where a method judges every patch as the initialiser would (DESIGN.md,
+//! "Weaving"): the names a patch must not mention for that are returned with the file.
 
 use super::text;
 use std::collections::BTreeSet;
