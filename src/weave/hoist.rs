@@ -17,12 +17,13 @@ use tree_sitter::Node;
 pub struct Hoisted {
     pub src: String,
     pub range: Range<usize>,
-    /// What was moved: `field` or `static block`.
+    /// What was moved: `field`, `static field` or `static block`.
     pub what: &'static str,
-    /// The field itself, the instance fields declared at or after it in its class (a forward
-    /// reference is an error in an initialiser and not in a method) and the instance blank
-    /// finals (read before their assignment, an error in an initialiser only). Static fields
-    /// are initialised before any instance initialiser runs, which may name them all.
+    /// The field itself, the fields of its kind (instance or static) declared at or after it
+    /// in its class (a forward reference is an error in an initialiser and not in a method) and
+    /// the blank finals of its kind (read before their assignment, an error in an initialiser
+    /// only). An instance initialiser may name every static field: the class is initialised
+    /// before it runs; a static one cannot name instance fields at all.
     pub guarded: BTreeSet<String>,
 }
 
@@ -40,10 +41,12 @@ const CONSTANT_TYPES: &[&str] = &[
     "java.lang.String",
 ];
 
-/// `None` unless `range` lies in the initialiser of an instance field of a named class
-/// (not an enum, interface or anonymous class, whose instances or initialisers differ), none
-/// of whose constructors declares exceptions, the initialiser being an expression (not an array
-/// initialiser) and the field not a possible constant (`final` of a primitive or `String`).
+/// `None` unless `range` lies in the initialiser of a field of a named class (not an enum,
+/// interface or anonymous class, whose instances, static state or initialisers differ), the
+/// initialiser being an expression (not an array initialiser) and the field not a possible
+/// constant (`final` of a primitive or `String`); for an instance field, none of the class's
+/// constructors may declare exceptions (an instance initialiser may throw those, a method not).
+/// A static field's initialiser moves into a static method.
 pub fn field(src: &str, range: Range<usize>) -> Option<Hoisted> {
     let tree = super::parser().parse(src, None)?;
     let mut n = tree
@@ -73,9 +76,8 @@ pub fn field(src: &str, range: Range<usize>) -> Option<Hoisted> {
     }
     let modifiers = modifier_words(src, declaration);
     let ty = text(src, declaration.child_by_field_name("type")?);
-    if modifiers.contains(&"static")
-        || (modifiers.contains(&"final") && CONSTANT_TYPES.contains(&ty))
-    {
+    let is_static = modifiers.contains(&"static");
+    if modifiers.contains(&"final") && CONSTANT_TYPES.contains(&ty) {
         return None;
     }
     let mut c = body.walk();
@@ -85,9 +87,10 @@ pub fn field(src: &str, range: Range<usize>) -> Option<Hoisted> {
         let found = m.children(&mut c).any(|k| k.kind() == "throws");
         found
     };
-    if members
-        .iter()
-        .any(|m| m.kind() == "constructor_declaration" && throws(m))
+    if !is_static
+        && members
+            .iter()
+            .any(|m| m.kind() == "constructor_declaration" && throws(m))
     {
         return None;
     }
@@ -96,10 +99,12 @@ pub fn field(src: &str, range: Range<usize>) -> Option<Hoisted> {
     if src.contains(&method) {
         return None;
     }
+    // The rules of JLS 8.3.3 and 16 apply to the fields of the initialiser's own kind (static
+    // or instance); the others are all initialised, or out of reach, in both places.
     let mut guarded = BTreeSet::new();
     for m in members.iter().filter(|m| m.kind() == "field_declaration") {
         let words = modifier_words(src, *m);
-        if words.contains(&"static") {
+        if words.contains(&"static") != is_static {
             continue;
         }
         let at_or_after = m.start_byte() >= declaration.start_byte();
@@ -117,7 +122,10 @@ pub fn field(src: &str, range: Range<usize>) -> Option<Hoisted> {
     // `T f = E;` → `T f = __pv_init_f(); private T __pv_init_f() { return E; }`: the call takes
     // one line where E took its lines, and the method adds them back after the declaration.
     let call = format!("{method}()");
-    let head = format!(" private {ty} {method}() {{ return ");
+    let head = format!(
+        " private {}{ty} {method}() {{ return ",
+        if is_static { "static " } else { "" }
+    );
     let end = declaration.end_byte();
     let out = format!(
         "{}{call}{}{head}{}; }}{}",
@@ -133,7 +141,7 @@ pub fn field(src: &str, range: Range<usize>) -> Option<Hoisted> {
     Some(Hoisted {
         src: out,
         range: range.start + offset..range.end + offset,
-        what: "field",
+        what: if is_static { "static field" } else { "field" },
         guarded,
     })
 }
@@ -284,11 +292,18 @@ mod tests {
 
     #[test]
     fn what_a_method_would_judge_otherwise_stays_put() {
-        // A possible constant, a static field, an array initialiser.
-        for unpatched in ["3;", "null;", "{1, 2}"] {
-            let u = unpatched.trim_end_matches(';');
-            assert!(hoisted(SRC, u).is_none(), "{u}");
+        // A possible constant, an array initialiser.
+        for unpatched in ["3", "{1, 2}"] {
+            assert!(hoisted(SRC, unpatched).is_none(), "{unpatched}");
         }
+        // A static field's initialiser moves into a static method; the instance fields are no
+        // concern of a static initialiser.
+        let h = hoisted(SRC, "null").unwrap();
+        assert_eq!(h.what, "static field");
+        assert!(h
+            .src
+            .contains("private static List<T> __pv_init_all() { return null; }"));
+        assert_eq!(h.guarded.iter().collect::<Vec<_>>(), ["all"]);
         // A constructor that declares exceptions; an enum; an anonymous class.
         let throws = SRC.replace("Cart(String n) {", "Cart(String n) throws Exception {");
         assert!(hoisted(&throws, "MIN_VALUE").is_none());
