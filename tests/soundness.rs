@@ -36,35 +36,24 @@ fn statics_fixture_default_equals_no_dedup_equals_plain_equals_expected() {
 fn selection_fixture_default_equals_no_dedup_equals_plain_equals_expected() {
     let (_tmp, work) = three_techniques_give_expected("selection");
     // The instance field's initialiser (`Cart.items`) is woven with the initialiser moved into a
-    // method (`weave::hoist`): one compile of the schemata (two: a patch does not compile), the forward
-    // reference alone.
+    // method (`weave::hoist`): one compile of the schemata (two: a patch does not compile), the
+    // forward reference alone.
     let default = std::fs::read_to_string(work.join("runs/0001/result.jsonl")).unwrap();
-    let line: serde_json::Value = default
-        .lines()
-        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
-        .find(|l| {
-            l["patches_path"]
-                .as_str()
-                .unwrap()
-                .ends_with("cart_items_init.json")
-        })
-        .unwrap();
+    let line_of = |set: &str| -> serde_json::Value {
+        default
+            .lines()
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+            .find(|l| l["patches_path"].as_str().unwrap().ends_with(set))
+            .unwrap()
+    };
+    let line = line_of("cart_items_init.json");
     let extra = &line["extra"];
     assert_eq!(extra["hoisted"], "field", "{line}");
     assert!(extra["javac_invocations"].as_u64().unwrap() <= 2, "{line}");
     assert_eq!(extra["fallback"], 1, "{line}");
     assert!(extra["woven"].as_u64().unwrap() >= 7, "{line}");
     // The static block's loop, in a static method of its own: all woven.
-    let line: serde_json::Value = default
-        .lines()
-        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
-        .find(|l| {
-            l["patches_path"]
-                .as_str()
-                .unwrap()
-                .ends_with("rates_static_init.json")
-        })
-        .unwrap();
+    let line = line_of("rates_static_init.json");
     assert_eq!(line["extra"]["hoisted"], "static block", "{line}");
     assert_eq!(line["extra"]["fallback"], 0, "{line}");
 }

@@ -49,21 +49,8 @@ const CONSTANT_TYPES: &[&str] = &[
 /// A static field's initialiser moves into a static method.
 pub fn field(src: &str, range: Range<usize>) -> Option<Hoisted> {
     let tree = super::parser().parse(src, None)?;
-    let mut n = tree
-        .root_node()
-        .descendant_for_byte_range(range.start, range.end)?;
-    let declarator = loop {
-        if n.kind() == "variable_declarator" {
-            break n;
-        }
-        n = n.parent()?;
-    };
-    let value = declarator.child_by_field_name("value")?;
-    if value.start_byte() > range.start
-        || range.end > value.end_byte()
-        || value.kind() == "array_initializer"
-        || declarator.child_by_field_name("dimensions").is_some()
-    {
+    let (declarator, value) = super::split::initialiser_at(tree.root_node(), &range)?;
+    if declarator.child_by_field_name("dimensions").is_some() {
         return None;
     }
     let declaration = declarator.parent()?;
@@ -119,25 +106,19 @@ pub fn field(src: &str, range: Range<usize>) -> Option<Hoisted> {
             }
         }
     }
-    // `T f = E;` → `T f = __pv_init_f(); private T __pv_init_f() { return E; }`: the call takes
-    // one line where E took its lines, and the method adds them back after the declaration.
-    let call = format!("{method}()");
+    // `T f = E;` → `T f = __pv_init_f(); private T __pv_init_f() { return E; }`.
     let head = format!(
         " private {}{ty} {method}() {{ return ",
         if is_static { "static " } else { "" }
     );
-    let end = declaration.end_byte();
-    let out = format!(
-        "{}{call}{}{head}{}; }}{}",
-        &src[..value.start_byte()],
-        &src[value.end_byte()..end],
-        text(src, value),
-        &src[end..]
+    let (out, offset) = move_out(
+        src,
+        value,
+        &format!("{method}()"),
+        declaration.end_byte(),
+        &head,
+        "; }",
     );
-    // Where the value now starts: after everything before the declaration's end, shifted by
-    // the call replacing the value, and the method's head.
-    let moved = end - value.byte_range().len() + call.len() + head.len();
-    let offset = moved - value.start_byte();
     Some(Hoisted {
         src: out,
         range: range.start + offset..range.end + offset,
@@ -216,24 +197,44 @@ pub fn static_block(src: &str, range: Range<usize>) -> Option<Hoisted> {
         return None;
     }
     // The statement's lines move to the method after the block, on the block's last line.
-    let call = format!("{method}();");
-    let head = format!(" private static void {method}() {{ ");
-    let end = init.end_byte();
-    let out = format!(
-        "{}{call}{}{head}{} }}{}",
-        &src[..stmt.start_byte()],
-        &src[stmt.end_byte()..end],
-        text(src, stmt),
-        &src[end..]
+    let (out, offset) = move_out(
+        src,
+        stmt,
+        &format!("{method}();"),
+        init.end_byte(),
+        &format!(" private static void {method}() {{ "),
+        " }",
     );
-    let moved = end - stmt.byte_range().len() + call.len() + head.len();
-    let offset = moved - stmt.start_byte();
     Some(Hoisted {
         src: out,
         range: range.start + offset..range.end + offset,
         what: "static block",
         guarded,
     })
+}
+
+/// `src` with `node` replaced by `call` and moved, between `head` and `tail`, to `end` (the end
+/// of the member holding it): the call takes one line where the node took its lines, and the
+/// method adds them back on the member's last line, so the lines after the member stay. Returns
+/// the text and how far the node's bytes moved.
+fn move_out(
+    src: &str,
+    node: Node,
+    call: &str,
+    end: usize,
+    head: &str,
+    tail: &str,
+) -> (String, usize) {
+    let out = format!(
+        "{}{call}{}{head}{}{tail}{}",
+        &src[..node.start_byte()],
+        &src[node.end_byte()..end],
+        text(src, node),
+        &src[end..]
+    );
+    // After everything up to the member's end, less the node and plus the call, and the head.
+    let moved = end - node.byte_range().len() + call.len() + head.len();
+    (out, moved - node.start_byte())
 }
 
 /// Why a patch in a static initialiser block cannot be judged by a method: a static

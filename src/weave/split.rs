@@ -12,23 +12,7 @@ use tree_sitter::Node;
 /// that may be split (directly in a block, not `final`, not `var`, not an array initialiser).
 pub fn split_declaration(src: &str, range: Range<usize>) -> Option<(String, Range<usize>)> {
     let tree = super::parser().parse(src, None)?;
-    let mut n = tree
-        .root_node()
-        .descendant_for_byte_range(range.start, range.end)?;
-    // The declarator whose initialiser holds the whole location.
-    let declarator = loop {
-        if n.kind() == "variable_declarator" {
-            break n;
-        }
-        n = n.parent()?;
-    };
-    let value = declarator.child_by_field_name("value")?;
-    if value.start_byte() > range.start || range.end > value.end_byte() {
-        return None;
-    }
-    if value.kind() == "array_initializer" {
-        return None;
-    }
+    let (declarator, _) = initialiser_at(tree.root_node(), &range)?;
     let declaration = declarator.parent()?;
     if declaration.kind() != "local_variable_declaration"
         || !declaration
@@ -47,6 +31,29 @@ pub fn split_declaration(src: &str, range: Range<usize>) -> Option<(String, Rang
     let out = format!("{}{insert}{}", &src[..after], &src[after..]);
     let shift = insert.len();
     Some((out, range.start + shift..range.end + shift))
+}
+
+/// The variable declarator whose initialiser holds all of `range`, and that initialiser, when it
+/// is an expression (an array initialiser `{1, 2}` initialises but is no expression).
+pub(super) fn initialiser_at<'t>(
+    root: Node<'t>,
+    range: &Range<usize>,
+) -> Option<(Node<'t>, Node<'t>)> {
+    let mut n = root.descendant_for_byte_range(range.start, range.end)?;
+    let declarator = loop {
+        if n.kind() == "variable_declarator" {
+            break n;
+        }
+        n = n.parent()?;
+    };
+    let value = declarator.child_by_field_name("value")?;
+    if value.start_byte() > range.start
+        || range.end > value.end_byte()
+        || value.kind() == "array_initializer"
+    {
+        return None;
+    }
+    Some((declarator, value))
 }
 
 /// A declaration that must keep its initialiser: `final` (a constant variable, a blank final
