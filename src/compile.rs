@@ -80,24 +80,12 @@ impl CompileSetup {
     ) -> Result<Vec<Diagnostic>, PoolError> {
         reset_dir(&self.overlay)
             .map_err(|e| PoolError::Agent(format!("{}: {e}", self.overlay.display())))?;
-        let write = |path: &Path, text: &str| {
-            path.parent()
-                .map_or(Ok(()), std::fs::create_dir_all)
-                .and_then(|_| std::fs::write(path, text))
-                .map_err(|e| PoolError::Agent(format!("{}: {e}", path.display())))
-        };
-        write(&self.source, text)?;
-        let mut files = vec![self.source.display().to_string()];
-        let also = self.source.with_file_name("also");
-        for (name, text) in others {
-            let path = also.join(name);
-            write(&path, text)?;
-            files.push(path.display().to_string());
-        }
+        let files = write_sources(&self.source, text, others)
+            .map_err(|(path, e)| PoolError::Agent(format!("{}: {e}", path.display())))?;
         let resp = worker.call(
             &Request::Compile {
                 options: self.options(),
-                files,
+                files: files.iter().map(|f| f.display().to_string()).collect(),
             },
             Some(std::time::Duration::from_secs(600)),
         )?;
@@ -112,6 +100,28 @@ impl CompileSetup {
         }
         Ok(parse_diagnostics(&resp.lines))
     }
+}
+
+/// Writes a patched file at `source` and the other files its patch changes (relative path,
+/// text) below `also/` beside it; returns every path written, for javac. The worker's
+/// one-by-one compiles and plain's lay out their sources alike.
+pub fn write_sources(
+    source: &Path,
+    text: &str,
+    others: &[(String, String)],
+) -> Result<Vec<PathBuf>, (PathBuf, std::io::Error)> {
+    let also = source.with_file_name("also");
+    let files = std::iter::once((source.to_path_buf(), text))
+        .chain(others.iter().map(|(name, t)| (also.join(name), t.as_str())));
+    let mut written = Vec::new();
+    for (path, text) in files {
+        path.parent()
+            .map_or(Ok(()), std::fs::create_dir_all)
+            .and_then(|_| std::fs::write(&path, text))
+            .map_err(|e| (path.clone(), e))?;
+        written.push(path);
+    }
+    Ok(written)
 }
 
 /// Empties `dir` for a new compile and marks it with a name no earlier compile had, which the

@@ -102,6 +102,13 @@ pub struct FileEdit {
     pub patched: String,
 }
 
+impl FileEdit {
+    /// The bytes of the file's text the edit replaces.
+    pub fn range(&self) -> std::ops::Range<usize> {
+        self.start..self.start + self.unpatched.len()
+    }
+}
+
 impl PatchSet {
     /// Patch `i`'s edits to other files than the set's.
     pub fn other_edits(&self, i: usize) -> &[FileEdit] {
@@ -111,11 +118,6 @@ impl PatchSet {
     /// Whether some patch also edits other files.
     pub fn edits_other_files(&self) -> bool {
         self.other_files.iter().any(|e| !e.is_empty())
-    }
-
-    /// Patch `i`'s name when it has one.
-    pub fn name(&self, i: usize) -> Option<&str> {
-        self.names.get(i).map(String::as_str)
     }
 
     /// The other files patch `i` changes, as (relative path, patched text), read from the
@@ -140,14 +142,13 @@ impl PatchSet {
                 out.push((e.filename.clone(), text));
             }
             let text = &mut out.last_mut().expect("pushed above").1;
-            let end = e.start + e.unpatched.len();
-            if text.get(e.start..end) != Some(e.unpatched.as_str()) {
+            if text.get(e.range()) != Some(e.unpatched.as_str()) {
                 return Err(format!(
                     "{}: the text at byte {} is no longer what the patch edits",
                     e.filename, e.start
                 ));
             }
-            text.replace_range(e.start..end, &e.patched);
+            text.replace_range(e.range(), &e.patched);
         }
         Ok(out)
     }

@@ -43,21 +43,13 @@ pub fn plain(ctx: &RunContext, worker_id: usize, path: &Path, set: &PatchSet) ->
                 Ok(o) => o,
                 Err(why) => return Outcome::new(Verdict::Error, Phase::Plain).with_detail(why),
             };
-            let mut sources = vec![src.clone()];
-            let mut files = vec![(src.clone(), set.patched_text(i))];
-            for (name, text) in others {
-                let p = scratch.join("src").join("also").join(name);
-                sources.push(p.clone());
-                files.push((p, text));
-            }
-            for (p, text) in &files {
-                if let Err(e) = std::fs::create_dir_all(p.parent().unwrap())
-                    .and_then(|_| std::fs::write(p, text))
-                {
+            let sources = match crate::compile::write_sources(&src, &set.patched_text(i), &others) {
+                Ok(s) => s,
+                Err((p, e)) => {
                     return Outcome::new(Verdict::Error, Phase::Plain)
-                        .with_detail(format!("{}: {e}", p.display()));
+                        .with_detail(format!("{}: {e}", p.display()))
                 }
-            }
+            };
             let t = Instant::now();
             let mut cp = vec![ctx.wd.classes()];
             cp.extend(ctx.state.project.classpath.iter().cloned());

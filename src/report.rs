@@ -79,7 +79,7 @@ pub struct Extra {
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub declaration_split: bool,
     /// The location is in an initialiser woven moved into a method of its own
-    /// (`weave::hoist`): `field` (an instance field's) or `static block`.
+    /// (`weave::hoist::Hoist`): `field`, `static field` or `static block`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub hoisted: Option<String>,
     /// Why this set ran every test, when it did.

@@ -167,7 +167,7 @@ pub fn schemata(
 /// The weaving plan for `set`. A location in the initialiser of a local declaration, which
 /// cannot move into a method of its own, is planned on the file with that declaration split in
 /// place (`weave::split`), and the patches that only a declaration can take stay unwoven. One in
-/// an instance field's initialiser is planned with the initialiser moved into a method
+/// a field's initialiser or a static block is planned with that code moved into a method
 /// (`weave::hoist`), and the patches naming a guarded field stay unwoven. So is a location that
 /// is a whole declaration, for the patches that change only its initialiser.
 fn plan(set: &PatchSet, extra: &mut Extra) -> Result<weave::Plan, weave::scope::Unsupported> {
@@ -198,7 +198,9 @@ fn plan(set: &PatchSet, extra: &mut Extra) -> Result<weave::Plan, weave::scope::
         },
     };
     let guarded = hoisted.as_ref().map(|(_, g)| g);
-    let in_static_block = hoisted.as_ref().is_some_and(|(w, _)| *w == "static block");
+    let in_static_block = hoisted
+        .as_ref()
+        .is_some_and(|(w, _)| *w == weave::hoist::Hoist::StaticBlock);
     let unpatched = split_src[range.clone()].to_string();
     let texts: Vec<String> = inner
         .iter()
@@ -222,13 +224,13 @@ fn plan(set: &PatchSet, extra: &mut Extra) -> Result<weave::Plan, weave::scope::
         }
     }
     match &hoisted {
-        Some((what, _)) => extra.hoisted = Some(what.to_string()),
+        Some((what, _)) => extra.hoisted = Some(what.as_str().to_string()),
         None => extra.declaration_split = true,
     }
     Ok(plan)
 }
 
-/// Why a patch of a field's initialiser is not woven: it names a field that an initialiser may
+/// Why a patch of a hoisted initialiser is not woven: it names a field that an initialiser may
 /// not read where a method may (`weave::hoist::Hoisted::guarded`).
 fn guarded_name(
     patch: &str,
@@ -237,8 +239,8 @@ fn guarded_name(
     let names = weave::tokens::scan(patch).names;
     let hit = guarded?.iter().find(|g| names.contains(*g))?;
     Some(format!(
-        "the patch names the field `{hit}`, which the initialiser of a field may not read \
-         where a method may (declared later, itself, or a blank final): validated alone"
+        "the patch names the field `{hit}`, which an initialiser may not read where a method \
+         may (declared later, itself, or a blank final): validated alone"
     ))
 }
 

@@ -521,11 +521,6 @@ pub fn spot<'t>(
     })
 }
 
-/// 1-based line of a byte offset.
-pub fn line_of(text: &str, at: usize) -> usize {
-    text[..at.min(text.len())].matches('\n').count() + 1
-}
-
 /// For a declaration statement (a local's or a field's), the range of its last declarator's
 /// initialiser and the mutants that change only that initialiser, cut down to it; `None` when
 /// the statement is no such declaration or fewer than two mutants qualify.

@@ -181,7 +181,11 @@ pub fn generate(
             .with_context(|| path.display().to_string())?;
         out.push(GenSet {
             path,
-            place: format!("{}:{}", f.rel, locate::line_of(&f.text, c.range.start)),
+            place: format!(
+                "{}:{}",
+                f.rel,
+                crate::patchset::line_of(&f.text, c.range.start)
+            ),
             in_loop: c.in_loop,
             ops: muts.iter().map(|m| m.op).collect(),
             set,

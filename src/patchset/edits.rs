@@ -2,6 +2,7 @@
 //! grouping patches into sets by the location they touch, so that patches at one location share
 //! one weave and one compile while their edits to other files go with them.
 
+use super::line_of;
 use crate::model::{FileEdit, PatchSet};
 use std::collections::BTreeMap;
 
@@ -29,8 +30,7 @@ fn merge(text: &str, mut edits: Vec<&FileEdit>) -> Result<FileEdit, String> {
                 line_of(text, e.start)
             ));
         }
-        let e_end = e.start + e.unpatched.len();
-        if text.get(e.start..e_end) != Some(e.unpatched.as_str()) {
+        if text.get(e.range()) != Some(e.unpatched.as_str()) {
             return Err(format!(
                 "{filename}: line {}: the file does not read what the edit replaces",
                 line_of(text, e.start)
@@ -38,7 +38,7 @@ fn merge(text: &str, mut edits: Vec<&FileEdit>) -> Result<FileEdit, String> {
         }
         patched.push_str(&text[end..e.start]);
         patched.push_str(&e.patched);
-        end = e_end;
+        end = e.range().end;
     }
     Ok(tidy(
         text,
@@ -49,11 +49,6 @@ fn merge(text: &str, mut edits: Vec<&FileEdit>) -> Result<FileEdit, String> {
             patched,
         },
     ))
-}
-
-/// 1-based line of byte `at`.
-pub fn line_of(text: &str, at: usize) -> usize {
-    text[..at.min(text.len())].matches('\n').count() + 1
 }
 
 /// Makes an edit a location the weaver can take, with the same patched program up to
@@ -216,7 +211,7 @@ fn span(group: &[Merged]) -> (usize, usize) {
     let start = group.iter().map(|m| m.main.start).min().unwrap_or(0);
     let end = group
         .iter()
-        .map(|m| m.main.start + m.main.unpatched.len())
+        .map(|m| m.main.range().end)
         .max()
         .unwrap_or(start);
     (start, end)
@@ -225,11 +220,11 @@ fn span(group: &[Merged]) -> (usize, usize) {
 /// Patches in groups whose locations overlap (empty locations at one place count as
 /// overlapping).
 fn components(mut patches: Vec<Merged>) -> Vec<Vec<Merged>> {
-    patches.sort_by_key(|m| (m.main.start, m.main.start + m.main.unpatched.len()));
+    patches.sort_by_key(|m| (m.main.start, m.main.range().end));
     let mut out: Vec<Vec<Merged>> = Vec::new();
     let mut group_end = 0;
     for m in patches {
-        let (start, end) = (m.main.start, m.main.start + m.main.unpatched.len());
+        let (start, end) = (m.main.start, m.main.range().end);
         let joins = out
             .last()
             .is_some_and(|g| start < group_end || (start == group_end && span(g).0 == group_end));
@@ -265,7 +260,7 @@ fn set_of(bug: &str, file: &str, text: &str, mut group: Vec<Merged>) -> PatchSet
             "{}{}{}",
             &text[start..e.start],
             e.patched,
-            &text[e.start + e.unpatched.len()..end]
+            &text[e.range().end..end]
         ));
         set.names.push(m.name);
         if any_others {

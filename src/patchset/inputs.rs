@@ -2,8 +2,8 @@
 //! manifests and unified diffs (`--diff`) read into patches, grouped into sets by location
 //! (`edits::group`) and written below the work dir's `inputs/`.
 
-use super::edits::{group, line_of, EditPatch};
-use super::{expand_with, PatchSetError};
+use super::edits::{group, EditPatch};
+use super::{expand_with, line_of, PatchSetError};
 use crate::model::{FileEdit, PatchSet};
 use std::path::{Path, PathBuf};
 
@@ -34,7 +34,15 @@ pub fn prepare(
     diff: bool,
 ) -> Result<Prepared, PatchSetError> {
     let mut out = Prepared::default();
-    let read = |f: &str| std::fs::read_to_string(root.join(f)).ok();
+    // Every diff reads the files it names (and tries git's prefixes): each is read once.
+    let texts = std::cell::RefCell::new(std::collections::HashMap::<String, Option<String>>::new());
+    let read = |f: &str| {
+        texts
+            .borrow_mut()
+            .entry(f.to_string())
+            .or_insert_with(|| std::fs::read_to_string(root.join(f)).ok())
+            .clone()
+    };
     if diff {
         let mut patches = Vec::new();
         for file in expand_with(args, &["diff", "patch", "jsonl"])? {

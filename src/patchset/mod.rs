@@ -150,7 +150,7 @@ pub fn check_context(
         .zip(actual.bytes())
         .position(|(a, b)| a != b)
         .unwrap_or(expected.len().min(actual.len()));
-    let line = actual[..at.min(actual.len())].matches('\n').count() + 1;
+    let line = line_of(actual, at);
     Err(PatchSetError::Mismatch {
         path: path.to_path_buf(),
         file: set.filename.clone(),
@@ -177,6 +177,11 @@ fn lf_only(text: &str) -> (String, Vec<usize>) {
     }
     from.push(text.len());
     (out, from)
+}
+
+/// 1-based line of byte `at` of `text`.
+pub fn line_of(text: &str, at: usize) -> usize {
+    text[..at.min(text.len())].matches('\n').count() + 1
 }
 
 /// Re-fits `set` onto `actual` when the two differ only in line endings and whitespace at the

@@ -17,14 +17,35 @@ use tree_sitter::Node;
 pub struct Hoisted {
     pub src: String,
     pub range: Range<usize>,
-    /// What was moved: `field`, `static field` or `static block`.
-    pub what: &'static str,
+    pub what: Hoist,
     /// The field itself, the fields of its kind (instance or static) declared at or after it
     /// in its class (a forward reference is an error in an initialiser and not in a method) and
     /// the blank finals of its kind (read before their assignment, an error in an initialiser
     /// only). An instance initialiser may name every static field: the class is initialised
     /// before it runs; a static one cannot name instance fields at all.
     pub guarded: BTreeSet<String>,
+}
+
+/// What was moved into a method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Hoist {
+    /// An instance field's initialiser.
+    Field,
+    /// A static field's initialiser.
+    StaticField,
+    /// A top-level statement of a static initialiser block.
+    StaticBlock,
+}
+
+impl Hoist {
+    /// Its name in `extra.hoisted`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Hoist::Field => "field",
+            Hoist::StaticField => "static field",
+            Hoist::StaticBlock => "static block",
+        }
+    }
 }
 
 /// Types whose `final` fields can be constant variables (whose initialiser javac folds).
@@ -122,7 +143,11 @@ pub fn field(src: &str, range: Range<usize>) -> Option<Hoisted> {
     Some(Hoisted {
         src: out,
         range: range.start + offset..range.end + offset,
-        what: if is_static { "static field" } else { "field" },
+        what: if is_static {
+            Hoist::StaticField
+        } else {
+            Hoist::Field
+        },
         guarded,
     })
 }
@@ -208,7 +233,7 @@ pub fn static_block(src: &str, range: Range<usize>) -> Option<Hoisted> {
     Some(Hoisted {
         src: out,
         range: range.start + offset..range.end + offset,
-        what: "static block",
+        what: Hoist::StaticBlock,
         guarded,
     })
 }
@@ -300,7 +325,7 @@ mod tests {
         // A static field's initialiser moves into a static method; the instance fields are no
         // concern of a static initialiser.
         let h = hoisted(SRC, "null").unwrap();
-        assert_eq!(h.what, "static field");
+        assert_eq!(h.what, Hoist::StaticField);
         assert!(h
             .src
             .contains("private static List<T> __pv_init_all() { return null; }"));
