@@ -110,3 +110,118 @@ fn compile_errors_come_back_with_lines() {
     let fields: Vec<&str> = r[1].split('\t').collect();
     assert_eq!(fields[1], "2", "{r:?}");
 }
+
+const JUNIT3: [(&str, &str); 6] = [
+    (
+        "PlainCase",
+        "public class PlainCase extends junit.framework.TestCase {
+            public void testA() {} public void testB() {} }",
+    ),
+    (
+        "DefaultSuite",
+        "public class DefaultSuite extends junit.framework.TestCase {
+            public static junit.framework.TestSuite suite() { return new junit.framework.TestSuite(DefaultSuite.class); }
+            public void testA() {} public void testB() { fail(\"b\"); } }",
+    ),
+    (
+        "StoredSuite",
+        "public class StoredSuite extends junit.framework.TestCase {
+            public static junit.framework.Test suite() {
+                junit.framework.TestSuite s = new junit.framework.TestSuite(StoredSuite.class); return s; }
+            public void testA() {} }",
+    ),
+    (
+        "SettingSuite",
+        "public class SettingSuite extends junit.framework.TestCase {
+            static int skip;
+            public static junit.framework.TestSuite suite() { skip = 1; return new junit.framework.TestSuite(SettingSuite.class); }
+            public void testA() { assertEquals(1, skip); } }",
+    ),
+    (
+        "OtherSuite",
+        "public class OtherSuite extends junit.framework.TestCase {
+            public static junit.framework.TestSuite suite() { return new junit.framework.TestSuite(PlainCase.class); }
+            public void testA() {} }",
+    ),
+    (
+        "AddingSuite",
+        "public class AddingSuite extends junit.framework.TestCase {
+            public static junit.framework.Test suite() {
+                junit.framework.TestSuite s = new junit.framework.TestSuite(AddingSuite.class);
+                s.addTestSuite(PlainCase.class); return s; }
+            public void testA() {} }",
+    ),
+];
+
+/// A JUnit 3 class whose suite() only returns `new TestSuite(ItsClass.class)` is listed method by
+/// method, like one without suite(); any other suite() keeps the class one whole test (JUnit runs
+/// what it builds). A method of such a class runs alone through its suite().
+#[test]
+fn junit3_default_suites_are_listed_by_method() {
+    let s = shared();
+    let dir = s.dir.path().join("junit3");
+    let cp = "/usr/share/java/junit4.jar".to_string();
+    let sources: Vec<(String, String)> = JUNIT3
+        .iter()
+        .map(|(name, body)| (format!("t3/{name}.java"), format!("package t3;\n{body}\n")))
+        .collect();
+    let src_dir = dir.join("src");
+    for (path, text) in &sources {
+        let p = src_dir.join(path);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(&p, text).unwrap();
+    }
+    let out = dir.join("classes");
+    let mut args: Vec<String> = vec!["compile".into(), "7".into()];
+    args.extend(
+        [
+            "-d",
+            out.to_str().unwrap(),
+            "-cp",
+            &cp,
+            "--release",
+            "8",
+            "-nowarn",
+        ]
+        .iter()
+        .map(|s| s.to_string()),
+    );
+    args.push(sources.len().to_string());
+    args.extend(
+        sources
+            .iter()
+            .map(|(p, _)| src_dir.join(p).display().to_string()),
+    );
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    assert_eq!(call(&args), ["OK"]);
+    let classes = out.display().to_string();
+    let mut list = vec!["listTests", "1", &classes, "6"];
+    let names: Vec<String> = JUNIT3.iter().map(|(n, _)| format!("t3.{n}")).collect();
+    list.extend(names.iter().map(String::as_str));
+    assert_eq!(
+        call(&list),
+        [
+            "t3.AddingSuite#*",
+            "t3.DefaultSuite#testA",
+            "t3.DefaultSuite#testB",
+            "t3.OtherSuite#*",
+            "t3.PlainCase#testA",
+            "t3.PlainCase#testB",
+            "t3.SettingSuite#*",
+            "t3.StoredSuite#testA",
+        ]
+    );
+    assert_eq!(
+        call(&["runTest", "1", &classes, "t3.DefaultSuite", "testA"]),
+        ["PASS"]
+    );
+    let r = call(&["runTest", "1", &classes, "t3.DefaultSuite", "testB"]);
+    assert!(
+        r[0].starts_with("FAIL\tjunit.framework.AssertionFailedError\tb"),
+        "{r:?}"
+    );
+    assert_eq!(
+        call(&["runTest", "1", &classes, "t3.SettingSuite", "*"]),
+        ["PASS"]
+    );
+}

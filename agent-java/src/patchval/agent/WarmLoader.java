@@ -145,18 +145,23 @@ final class WarmLoader extends URLClassLoader {
             .newInstance(lookup, ids, stripped, probed, probeIds);
     }
 
-    private static Class<?> instrumenter;
+    private static URLClassLoader instrumentLoader;
 
-    private static synchronized Class<?> instrumenterClass() throws Exception {
-        if (instrumenter != null) return instrumenter;
-        URL agent = Agent.class.getProtectionDomain().getCodeSource().getLocation();
-        String asm = System.getProperty("patchval.asm", "/usr/share/java/asm.jar");
-        String[] parts = asm.split(File.pathSeparator);
-        URL[] urls = new URL[parts.length + 1];
-        urls[0] = agent;
-        for (int i = 0; i < parts.length; i++) urls[i + 1] = new File(parts[i]).toURI().toURL();
-        URLClassLoader iso = new URLClassLoader("patchval-instrument", urls, ClassLoader.getPlatformClassLoader());
-        instrumenter = Class.forName("patchval.instrument.ResetTransformer", true, iso);
-        return instrumenter;
+    private static Class<?> instrumenterClass() throws Exception {
+        return instrumentClass("patchval.instrument.ResetTransformer");
+    }
+
+    /** A class of patchval.instrument, from the agent's jar and ASM's in a loader whose parent is the platform's. */
+    static synchronized Class<?> instrumentClass(String name) throws Exception {
+        if (instrumentLoader == null) {
+            URL agent = Agent.class.getProtectionDomain().getCodeSource().getLocation();
+            String asm = System.getProperty("patchval.asm", "/usr/share/java/asm.jar");
+            String[] parts = asm.split(File.pathSeparator);
+            URL[] urls = new URL[parts.length + 1];
+            urls[0] = agent;
+            for (int i = 0; i < parts.length; i++) urls[i + 1] = new File(parts[i]).toURI().toURL();
+            instrumentLoader = new URLClassLoader("patchval-instrument", urls, ClassLoader.getPlatformClassLoader());
+        }
+        return Class.forName(name, true, instrumentLoader);
     }
 }
