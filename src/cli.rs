@@ -2,6 +2,7 @@
 
 use crate::exit;
 use crate::model::Technique;
+use crate::project::warm_baseline::BaselineMode;
 use crate::project::{self, Overrides, Toolchain};
 use crate::workdir::WorkDir;
 use clap::{Parser, Subcommand};
@@ -67,8 +68,13 @@ enum Command {
         #[arg(long = "baseline-timeout", default_value_t = crate::project::baseline::BASELINE_TIMEOUT.as_secs())]
         baseline_timeout: u64,
         /// Keep a fresh class loader for every test run (no warm loader, see DESIGN.md).
-        #[arg(long = "no-warm")]
+        #[arg(long = "no-warm", conflicts_with = "check_warm")]
         no_warm: bool,
+        /// Run the baseline in fresh class loaders, then every test again in the warm loader, and
+        /// let a test class run warm only when both gave the same results (slower; the default
+        /// runs the baseline warm and checks only the classes with a test that does not pass).
+        #[arg(long = "check-warm")]
+        check_warm: bool,
         /// Worker processes the baseline's tests are spread over (default: number of cores).
         #[arg(short = 'j', long = "jobs")]
         jobs: Option<usize>,
@@ -212,6 +218,7 @@ pub fn main() -> i32 {
             exclude_test_source,
             baseline_timeout,
             no_warm,
+            check_warm,
             jobs,
         } => {
             init_logging("info");
@@ -247,7 +254,11 @@ pub fn main() -> i32 {
                     tools,
                     std::time::Duration::from_secs(baseline_timeout),
                     &triggers,
-                    !no_warm,
+                    match (no_warm, check_warm) {
+                        (true, _) => BaselineMode::Fresh,
+                        (_, true) => BaselineMode::Checked,
+                        _ => BaselineMode::Warm,
+                    },
                     jobs.unwrap_or_else(default_jobs),
                 )
             })();

@@ -1,9 +1,9 @@
 //! `init`: compile the unpatched project, discover its tests, run each once in an embedded JVM,
 //! and record per-test time, trigger tests and timeouts in the work directory.
 
-use super::coverage::Coverage;
 use super::javac::{compile_or_fail, copy_resources, sources};
 use super::passes::spread;
+use super::warm_baseline::{mark_warm, warm_first, BaselineMode, BaselineRun};
 use super::{default_jvm_options, io_err, join_path, Project, ProjectError, Toolchain};
 use crate::model::{TestId, TestResult};
 use crate::pool::protocol::Request;
@@ -141,7 +141,7 @@ pub fn init(
     tools: Toolchain,
     baseline_timeout: Duration,
     declared_triggers: &[String],
-    warm: bool,
+    mode: BaselineMode,
     jobs: usize,
 ) -> Result<State, ProjectError> {
     let started = Instant::now();
@@ -271,42 +271,49 @@ pub fn init(
             .expect("valid template"),
     );
     let (ids_run, baseline_started) = (ids.len(), Instant::now());
-    let (runs, _) = spread(
-        &mut workers,
-        &ids,
-        |id| id.class.as_str(),
-        |_| 1.0,
-        |index, worker, _: &mut (), id| {
-            bar.inc(1);
-            let run = run_unpatched(worker, &classpath, id, baseline_timeout, false);
-            (index, run)
-        },
-    );
-    // Which worker ran each test: a failing test runs again there, in the same project copy
-    // (a test may leave files behind that decide how it runs next time).
-    let mut ran_on = std::collections::HashMap::new();
-    for (id, (index, run)) in ids.into_iter().zip(runs) {
-        ran_on.insert(id.to_string(), index);
-        match run {
-            Ok((result, millis)) => {
-                if let TestResult::Error(why) = &result {
-                    state.excluded.push((id.to_string(), why.clone()));
-                    continue;
-                }
-                state.tests.push(TestRecord {
-                    warm: false,
-                    passed: result.passed(),
-                    failure: (!result.passed()).then(|| result.describe()),
-                    id,
-                    millis,
-                    timeout_ms: timeout_for(millis),
-                });
-            }
-            Err(e) => state
-                .excluded
-                .push((id.to_string(), format!("baseline: {e}"))),
+    let run_one = |worker: &mut Worker, id: &TestId, timeout, warm, coverage: Option<&Path>| {
+        run_covered(worker, &classpath, id, timeout, warm, coverage)
+    };
+    let (runs, mut coverage) = match mode {
+        BaselineMode::Warm => {
+            let (runs, coverage) = warm_first(
+                &mut workers,
+                &run_one,
+                &wd.classes(),
+                &ids,
+                baseline_timeout,
+                &bar,
+            );
+            (runs, Some(coverage))
         }
-    }
+        BaselineMode::Fresh | BaselineMode::Checked => {
+            let (runs, _) = spread(
+                &mut workers,
+                &ids,
+                |id| id.class.as_str(),
+                |_| 1.0,
+                |index, worker, _: &mut (), id| {
+                    bar.inc(1);
+                    (
+                        index,
+                        run_unpatched(worker, &classpath, id, baseline_timeout, false),
+                    )
+                },
+            );
+            let runs = ids
+                .into_iter()
+                .zip(runs)
+                .map(|(id, (worker, run))| BaselineRun {
+                    id,
+                    run,
+                    worker,
+                    warm: false,
+                    confirmed: false,
+                })
+                .collect();
+            (runs, None)
+        }
+    };
     bar.finish_and_clear();
     tracing::info!(
         "baseline: {} tests on {} workers in {:.1}s",
@@ -314,30 +321,53 @@ pub fn init(
         workers.len(),
         baseline_started.elapsed().as_secs_f64()
     );
-    // A test that fails once is run again: one that passes then is flaky (timing, order, the
+    // A test that fails once is run again (the same way, on the worker that ran it, in the same
+    // project copy: a test may leave files behind that decide how it runs next time), unless a
+    // second run already failed the same way: one that passes then is flaky (timing, order, the
     // machine's load) and would make verdicts flip between runs, so it is left out.
-    let mut steady = Vec::with_capacity(state.tests.len());
-    for t in std::mem::take(&mut state.tests) {
-        if t.passed {
-            steady.push(t);
-            continue;
+    for r in runs {
+        let (result, millis) = match r.run {
+            Ok((TestResult::Error(why), _)) => {
+                state.excluded.push((r.id.to_string(), why));
+                continue;
+            }
+            Ok(run) => run,
+            Err(e) => {
+                state
+                    .excluded
+                    .push((r.id.to_string(), format!("baseline: {e}")));
+                continue;
+            }
+        };
+        if !result.passed() && !r.confirmed {
+            let again = run_unpatched(
+                &mut workers[r.worker],
+                &classpath,
+                &r.id,
+                baseline_timeout,
+                r.warm,
+            );
+            if matches!(again, Ok((TestResult::Pass, _))) {
+                tracing::warn!("{}: flaky (failed, then passed): left out", r.id);
+                state.excluded.push((
+                    r.id.to_string(),
+                    format!(
+                        "flaky: failed in the baseline ({}), passed when run again",
+                        result.describe()
+                    ),
+                ));
+                continue;
+            }
         }
-        let worker = &mut workers[ran_on.get(&t.id.to_string()).copied().unwrap_or(0)];
-        let again = run_unpatched(worker, &classpath, &t.id, baseline_timeout, false);
-        if matches!(again, Ok((TestResult::Pass, _))) {
-            tracing::warn!("{}: flaky (failed, then passed): left out", t.id);
-            state.excluded.push((
-                t.id.to_string(),
-                format!(
-                    "flaky: failed in the baseline ({}), passed when run again",
-                    t.failure.unwrap_or_default()
-                ),
-            ));
-        } else {
-            steady.push(t);
-        }
+        state.tests.push(TestRecord {
+            warm: r.warm,
+            passed: result.passed(),
+            failure: (!result.passed()).then(|| result.describe()),
+            id: r.id,
+            millis,
+            timeout_ms: timeout_for(millis),
+        });
     }
-    state.tests = steady;
     if !declared_triggers.is_empty() {
         // Like `defects4j test`: only the declared trigger tests may fail on the unpatched program.
         let (keep, drop): (Vec<TestRecord>, Vec<TestRecord>) = std::mem::take(&mut state.tests)
@@ -367,10 +397,17 @@ pub fn init(
         return Err(ProjectError::NoTests(join_path(&state.project.test_dirs)));
     }
     let _ = std::fs::remove_file(wd.coverage());
-    if warm {
+    if mode == BaselineMode::Checked {
         let started = Instant::now();
-        let coverage = mark_warm(&mut workers, &classpath, &wd.classes(), &mut state.tests);
+        coverage = Some(mark_warm(
+            &mut workers,
+            &run_one,
+            &wd.classes(),
+            &mut state.tests,
+        ));
         tracing::info!("warm pass: {:.1}s", started.elapsed().as_secs_f64());
+    }
+    if let Some(coverage) = coverage {
         if coverage.methods.is_empty() {
             tracing::warn!("coverage: no project method was seen; every test runs for every set");
         } else {
@@ -400,100 +437,6 @@ pub fn init(
     state.init_seconds = started.elapsed().as_secs_f64();
     wd.save(&state).map_err(io_err(&wd.state()))?;
     Ok(state)
-}
-
-/// Runs every test once more in the worker's warm loader (DESIGN.md, "Warm class loaders") and
-/// marks `warm` the tests of each class whose every test gave the same result there as in its
-/// fresh loader; the others keep fresh loaders. The same runs record which methods of the
-/// classes in `main` each test executes (DESIGN.md, "Test selection"): kept for the passing
-/// tests of warm classes only.
-fn mark_warm(
-    workers: &mut [Worker],
-    classpath: &[String],
-    main: &Path,
-    tests: &mut [TestRecord],
-) -> Coverage {
-    let (differs, records) = spread(
-        workers,
-        tests,
-        |t| t.id.class.as_str(),
-        |t| t.millis,
-        |_, worker, records: &mut PerJvm, t| {
-            let timeout = Duration::from_millis(t.timeout_ms);
-            let coverage = records.current(worker.jvm_starts);
-            let run = run_covered(worker, classpath, &t.id, timeout, true, Some(main)).map(
-                |(r, ms, lines)| match coverage.absorb(&t.id.to_string(), &lines) {
-                    Err(why) if r.passed() => (TestResult::Error(format!("coverage: {why}")), ms),
-                    _ => (r, ms),
-                },
-            );
-            match run {
-                // A trigger test must fail the same way (exception class) in both loaders.
-                Ok((TestResult::Fail { exception, .. }, _))
-                    if !t.passed
-                        && t.failure
-                            .as_deref()
-                            .is_some_and(|f| f.split(": ").next() == Some(exception.as_str())) =>
-                {
-                    None
-                }
-                Ok((r, _)) if t.passed && r.passed() => None,
-                Ok((r, _)) => Some(r.describe()),
-                Err(e) => Some(e.to_string()),
-            }
-        },
-    );
-    let mut coverage = Coverage::default();
-    for r in records.into_iter().flat_map(|r| r.records) {
-        coverage.merge(r);
-    }
-    let mut differing: std::collections::BTreeSet<String> = Default::default();
-    let mut examples = Vec::new();
-    for (t, why) in tests.iter().zip(differs) {
-        if let Some(why) = why {
-            if examples.len() < 5 {
-                examples.push(format!("{}: {why}", t.id));
-            }
-            differing.insert(t.id.class.clone());
-        }
-    }
-    for t in tests.iter_mut() {
-        t.warm = !differing.contains(&t.id.class);
-        if !t.warm || !t.passed {
-            coverage.forget(&t.id.to_string());
-        }
-    }
-    let warm = tests.iter().filter(|t| t.warm).count();
-    tracing::info!(
-        "warm class loader: {warm} of {} tests; {} test classes keep fresh loaders{}",
-        tests.len(),
-        differing.len(),
-        if examples.is_empty() {
-            String::new()
-        } else {
-            format!(" (e.g. {})", examples.join("; "))
-        }
-    );
-    coverage
-}
-
-/// One worker's coverage records, one per JVM it ran: a JVM restarted after a timeout or a crash
-/// numbers the methods from 0 again.
-#[derive(Default)]
-struct PerJvm {
-    records: Vec<Coverage>,
-    jvm: Option<u32>,
-}
-
-impl PerJvm {
-    /// The record of the worker's current JVM (`jvm_starts`).
-    fn current(&mut self, jvm_starts: u32) -> &mut Coverage {
-        if self.jvm != Some(jvm_starts) || self.records.is_empty() {
-            self.jvm = Some(jvm_starts);
-            self.records.push(Coverage::default());
-        }
-        self.records.last_mut().expect("one record at least")
-    }
 }
 
 /// Binary names of top-level classes below a class directory.

@@ -12,6 +12,7 @@ pub mod maven;
 pub mod passes;
 pub mod purity;
 pub mod warm;
+pub mod warm_baseline;
 
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};

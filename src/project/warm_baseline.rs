@@ -1,0 +1,268 @@
+//! Init's baseline in the worker's warm loader (the default) and the warm pass that checks a fresh
+//! baseline (`init --check-warm`): which test classes run warm at `run`, and the coverage that
+//! test selection reads (DESIGN.md, "Warm class loaders" and "Test selection").
+
+use super::coverage::Coverage;
+use super::passes::spread;
+use crate::model::{TestId, TestResult};
+use crate::pool::{PoolError, Worker};
+use crate::workdir::TestRecord;
+use std::collections::BTreeSet;
+use std::path::Path;
+use std::time::Duration;
+
+/// How `init` runs the baseline.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BaselineMode {
+    /// Every test in a fresh class loader, and a fresh loader for every test at `run` (`--no-warm`).
+    Fresh,
+    /// A fresh baseline, then every test again in the warm loader; a class runs warm only when
+    /// all its tests gave the same results both ways (`--check-warm`).
+    Checked,
+    /// The baseline in the warm loader; only the classes with a test that does not pass there run
+    /// again in fresh loaders, and they stay warm when those results are the same (the default).
+    Warm,
+}
+
+/// One test's baseline: its result and milliseconds (or why it could not run), the worker that
+/// ran it, whether it runs warm, and whether a second run already gave the same result.
+pub(super) struct BaselineRun {
+    pub id: TestId,
+    pub run: Result<(TestResult, f64), PoolError>,
+    pub worker: usize,
+    pub warm: bool,
+    pub confirmed: bool,
+}
+
+/// Runs one test on the unpatched program; with `coverage` (a warm run), also returns the
+/// agent's coverage lines for the classes of that directory.
+pub(super) type RunOne<'a> = &'a (dyn Fn(
+    &mut Worker,
+    &TestId,
+    Duration,
+    bool,
+    Option<&Path>,
+) -> Result<(TestResult, f64, Vec<String>), PoolError>
+         + Sync);
+
+/// The same result both ways: both pass, or both fail with the same exception class (a failure's
+/// message may name a loader or an identity hash).
+fn same(a: &TestResult, b: &TestResult) -> bool {
+    match (a, b) {
+        (TestResult::Fail { exception: x, .. }, TestResult::Fail { exception: y, .. }) => x == y,
+        _ => a.passed() && b.passed(),
+    }
+}
+
+/// The default baseline: every test in the warm loader, with coverage; then every test of each
+/// class where some test did not pass warm, in fresh loaders. Such a class runs warm when each of
+/// its tests gave the same result both ways (the fresh run then confirms its failures), and
+/// otherwise takes the fresh results and keeps fresh loaders.
+pub(super) fn warm_first(
+    workers: &mut [Worker],
+    run_one: RunOne,
+    main: &Path,
+    ids: &[TestId],
+    timeout: Duration,
+    bar: &indicatif::ProgressBar,
+) -> (Vec<BaselineRun>, Coverage) {
+    let (warm_runs, records) = spread(
+        workers,
+        ids,
+        |id| id.class.as_str(),
+        |_| 1.0,
+        |index, worker, records: &mut PerJvm, id| {
+            bar.inc(1);
+            (
+                index,
+                covered_run(worker, run_one, records, id, timeout, main),
+            )
+        },
+    );
+    let mut coverage = Coverage::default();
+    for r in records.into_iter().flat_map(|r| r.records) {
+        coverage.merge(r);
+    }
+    let mut runs: Vec<BaselineRun> = ids
+        .iter()
+        .zip(warm_runs)
+        .map(|(id, (worker, run))| BaselineRun {
+            id: id.clone(),
+            run,
+            worker,
+            warm: true,
+            confirmed: false,
+        })
+        .collect();
+    let doubtful: BTreeSet<String> = runs
+        .iter()
+        .filter(|r| !matches!(&r.run, Ok((res, _)) if res.passed()))
+        .map(|r| r.id.class.clone())
+        .collect();
+    let again: Vec<(usize, TestId, f64)> = (0..runs.len())
+        .filter(|&i| doubtful.contains(&runs[i].id.class))
+        .map(|i| {
+            let ms = runs[i].run.as_ref().map_or(1000.0, |(_, ms)| *ms);
+            (i, runs[i].id.clone(), ms)
+        })
+        .collect();
+    let (fresh, _) = spread(
+        workers,
+        &again,
+        |(_, id, _)| id.class.as_str(),
+        |(_, _, ms)| *ms,
+        |_, worker, _: &mut (), (_, id, _)| {
+            run_one(worker, id, timeout, false, None).map(|(r, ms, _)| (r, ms))
+        },
+    );
+    let mut fresh_by_class: std::collections::BTreeMap<String, Vec<(usize, _)>> =
+        Default::default();
+    for ((i, id, _), run) in again.into_iter().zip(fresh) {
+        fresh_by_class.entry(id.class).or_default().push((i, run));
+    }
+    let mut examples = Vec::new();
+    let mut fresh_classes = 0;
+    for (class, tests) in fresh_by_class {
+        let agree = tests.iter().all(|(i, f)| match (&runs[*i].run, f) {
+            (Ok((w, _)), Ok((f, _))) => same(w, f),
+            _ => false,
+        });
+        if agree {
+            for (i, _) in tests {
+                runs[i].confirmed = true;
+            }
+            continue;
+        }
+        fresh_classes += 1;
+        if examples.len() < 5 {
+            examples.push(class.clone());
+        }
+        for (i, run) in tests {
+            coverage.forget(&runs[i].id.to_string());
+            runs[i].run = run;
+            runs[i].warm = false;
+        }
+    }
+    for r in &runs {
+        if !matches!(&r.run, Ok((res, _)) if res.passed()) {
+            coverage.forget(&r.id.to_string());
+        }
+    }
+    tracing::info!(
+        "warm baseline: {} of {} test classes with a test that does not pass warm ran again in fresh loaders; {fresh_classes} of them keep fresh loaders{}",
+        doubtful.len(),
+        runs.iter().map(|r| &r.id.class).collect::<BTreeSet<_>>().len(),
+        if examples.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", examples.join(", "))
+        }
+    );
+    (runs, coverage)
+}
+
+/// One warm run with coverage recorded into the worker's current JVM's record; a passing test
+/// whose coverage cannot be read is an error (it would be selected wrongly).
+fn covered_run(
+    worker: &mut Worker,
+    run_one: RunOne,
+    records: &mut PerJvm,
+    id: &TestId,
+    timeout: Duration,
+    main: &Path,
+) -> Result<(TestResult, f64), PoolError> {
+    let coverage = records.current(worker.jvm_starts);
+    run_one(worker, id, timeout, true, Some(main)).map(|(r, ms, lines)| {
+        match coverage.absorb(&id.to_string(), &lines) {
+            Err(why) if r.passed() => (TestResult::Error(format!("coverage: {why}")), ms),
+            _ => (r, ms),
+        }
+    })
+}
+
+/// Runs every test once more in the worker's warm loader (DESIGN.md, "Warm class loaders") and
+/// marks `warm` the tests of each class whose every test gave the same result there as in its
+/// fresh loader; the others keep fresh loaders. The same runs record which methods of the
+/// classes in `main` each test executes (DESIGN.md, "Test selection"): kept for the passing
+/// tests of warm classes only.
+pub(super) fn mark_warm(
+    workers: &mut [Worker],
+    run_one: RunOne,
+    main: &Path,
+    tests: &mut [TestRecord],
+) -> Coverage {
+    let (differs, records) = spread(
+        workers,
+        tests,
+        |t| t.id.class.as_str(),
+        |t| t.millis,
+        |_, worker, records: &mut PerJvm, t| {
+            let timeout = Duration::from_millis(t.timeout_ms);
+            match covered_run(worker, run_one, records, &t.id, timeout, main) {
+                // A trigger test must fail the same way (exception class) in both loaders.
+                Ok((TestResult::Fail { exception, .. }, _))
+                    if !t.passed
+                        && t.failure
+                            .as_deref()
+                            .is_some_and(|f| f.split(": ").next() == Some(exception.as_str())) =>
+                {
+                    None
+                }
+                Ok((r, _)) if t.passed && r.passed() => None,
+                Ok((r, _)) => Some(r.describe()),
+                Err(e) => Some(e.to_string()),
+            }
+        },
+    );
+    let mut coverage = Coverage::default();
+    for r in records.into_iter().flat_map(|r| r.records) {
+        coverage.merge(r);
+    }
+    let mut differing: BTreeSet<String> = Default::default();
+    let mut examples = Vec::new();
+    for (t, why) in tests.iter().zip(differs) {
+        if let Some(why) = why {
+            if examples.len() < 5 {
+                examples.push(format!("{}: {why}", t.id));
+            }
+            differing.insert(t.id.class.clone());
+        }
+    }
+    for t in tests.iter_mut() {
+        t.warm = !differing.contains(&t.id.class);
+        if !t.warm || !t.passed {
+            coverage.forget(&t.id.to_string());
+        }
+    }
+    let warm = tests.iter().filter(|t| t.warm).count();
+    tracing::info!(
+        "warm class loader: {warm} of {} tests; {} test classes keep fresh loaders{}",
+        tests.len(),
+        differing.len(),
+        if examples.is_empty() {
+            String::new()
+        } else {
+            format!(" (e.g. {})", examples.join("; "))
+        }
+    );
+    coverage
+}
+
+/// One worker's coverage records, one per JVM it ran: a JVM restarted after a timeout or a crash
+/// numbers the methods from 0 again.
+#[derive(Default)]
+struct PerJvm {
+    records: Vec<Coverage>,
+    jvm: Option<u32>,
+}
+
+impl PerJvm {
+    /// The record of the worker's current JVM (`jvm_starts`).
+    fn current(&mut self, jvm_starts: u32) -> &mut Coverage {
+        if self.jvm != Some(jvm_starts) || self.records.is_empty() {
+            self.jvm = Some(jvm_starts);
+            self.records.push(Coverage::default());
+        }
+        self.records.last_mut().expect("one record at least")
+    }
+}
