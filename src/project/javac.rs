@@ -84,8 +84,12 @@ pub fn compile(
     std::fs::write(&argfile, quoted.join("\n")).map_err(env(&argfile))?;
     // In a process group of its own: a Ctrl-C at the terminal, which lets a run finish the sets
     // in flight (crate::stop), must not kill javac and turn the patch into `C`.
+    // javac runs once per process, seconds at most: the client compiler alone gets it there
+    // sooner (commons-math's 457 main files: 2.5 s against 4.2 s, and a third of the CPU time).
+    // What javac writes does not depend on how its own code is compiled.
     let output = Command::new(tools.javac())
         .arg("-J-Duser.language=en")
+        .arg("-J-XX:TieredStopAtLevel=1")
         .arg(format!("@{}", argfile.display()))
         .process_group(0)
         .output()
