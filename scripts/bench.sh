@@ -10,6 +10,7 @@
 #   TARGET: a fixture name (calc, textutil, ...) or corpus:NAME (corpus:commons-math, ...);
 #   default: every fixture with patches/expected.json. Corpus targets need the cache that
 #   scripts/corpus.sh prepares (PATCHVAL_CORPUS, default ~/.cache/patchval-corpus).
+#   PATCHVAL_BIN=path: measure that binary, without building.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=2
@@ -19,8 +20,14 @@ if [ "${1:-}" = "-j" ]; then
 fi
 export JAVA_HOME=${JAVA_HOME:-/usr/lib/jvm/java-17-openjdk-amd64}
 corpus=${PATCHVAL_CORPUS:-$HOME/.cache/patchval-corpus}
-cargo build --release --quiet
-bin=$PWD/target/release/patchval
+# PATCHVAL_BIN: a binary to measure instead of this tree's release build (e.g. a copy kept
+# while the tree is rebuilt).
+if [ -n "${PATCHVAL_BIN:-}" ]; then
+  bin=$PATCHVAL_BIN
+else
+  cargo build --release --quiet
+  bin=$PWD/target/release/patchval
+fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
