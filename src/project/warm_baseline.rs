@@ -99,22 +99,15 @@ pub(super) fn warm_first(
         .filter(|r| !matches!(&r.run, Ok((res, _)) if res.passed()))
         .map(|r| r.id.class.clone())
         .collect();
-    let again: Vec<(usize, TestId, f64)> = (0..runs.len())
+    // Each test runs again on the worker that ran it, in the same project copy: a test may leave
+    // files behind that decide how it runs next time (testdata/hostile's FlakyTest).
+    let again: Vec<(usize, TestId, usize)> = (0..runs.len())
         .filter(|&i| doubtful.contains(&runs[i].id.class))
-        .map(|i| {
-            let ms = runs[i].run.as_ref().map_or(1000.0, |(_, ms)| *ms);
-            (i, runs[i].id.clone(), ms)
-        })
+        .map(|i| (i, runs[i].id.clone(), runs[i].worker))
         .collect();
-    let (fresh, _) = spread(
-        workers,
-        &again,
-        |(_, id, _)| id.class.as_str(),
-        |(_, _, ms)| *ms,
-        |_, worker, _: &mut (), (_, id, _)| {
-            run_one(worker, id, timeout, false, None).map(|(r, ms, _)| (r, ms))
-        },
-    );
+    let fresh = on_their_workers(workers, &again, |worker, (_, id, _)| {
+        run_one(worker, id, timeout, false, None).map(|(r, ms, _)| (r, ms))
+    });
     let mut fresh_by_class: std::collections::BTreeMap<String, Vec<(usize, _)>> =
         Default::default();
     for ((i, id, _), run) in again.into_iter().zip(fresh) {
@@ -139,7 +132,13 @@ pub(super) fn warm_first(
         }
         for (i, run) in tests {
             coverage.forget(&runs[i].id.to_string());
-            runs[i].run = run;
+            // A failure then a pass is what the flaky rule is for: the warm failure stands
+            // unconfirmed and one more fresh run decides (a pass then leaves the test out).
+            let failed_warm =
+                matches!(&runs[i].run, Ok((r, _)) if matches!(r, TestResult::Fail { .. }));
+            if !(failed_warm && matches!(&run, Ok((r, _)) if r.passed())) {
+                runs[i].run = run;
+            }
             runs[i].warm = false;
         }
     }
@@ -159,6 +158,42 @@ pub(super) fn warm_first(
         }
     );
     (runs, coverage)
+}
+
+/// Runs every item on the worker it names (its third field), the workers at once, each its items
+/// in order; results in item order.
+fn on_their_workers<R: Send>(
+    workers: &mut [Worker],
+    items: &[(usize, TestId, usize)],
+    run: impl Fn(&mut Worker, &(usize, TestId, usize)) -> R + Sync,
+) -> Vec<R> {
+    let run = &run;
+    let mut results: Vec<Option<R>> = std::iter::repeat_with(|| None).take(items.len()).collect();
+    std::thread::scope(|s| {
+        let handles: Vec<_> = workers
+            .iter_mut()
+            .enumerate()
+            .map(|(w, worker)| {
+                s.spawn(move || {
+                    items
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, item)| item.2 == w)
+                        .map(|(k, item)| (k, run(worker, item)))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        for h in handles {
+            for (k, r) in h.join().expect("an init pass thread panicked") {
+                results[k] = Some(r);
+            }
+        }
+    });
+    results
+        .into_iter()
+        .map(|r| r.expect("every item names one of the workers"))
+        .collect()
 }
 
 /// One warm run with coverage recorded into the worker's current JVM's record; a passing test
