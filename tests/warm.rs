@@ -128,3 +128,82 @@ fn fixtures_warm_equals_fresh() {
         assert_eq!(code, Some(0), "{name}:\n{out}");
     }
 }
+
+/// The state of `state.json`'s tests: (`Class#method`, passed, warm).
+fn state_warm(work: &std::path::Path) -> Vec<(String, bool, bool)> {
+    let state: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(work.join("state.json")).unwrap()).unwrap();
+    state["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| {
+            let id = &t["id"];
+            (
+                format!(
+                    "{}#{}",
+                    id["class"].as_str().unwrap(),
+                    id["method"].as_str().unwrap()
+                ),
+                t["passed"].as_bool().unwrap(),
+                t["warm"].as_bool().unwrap(),
+            )
+        })
+        .collect()
+}
+
+/// testdata/warmgap: an enum constant holds mutable state the reset does not put back, so
+/// `ShelfTest#secondTake` fails in a warm loader and passes in a fresh one. The warm baseline
+/// must find it (failing warm, passing fresh, failing warm again) and keep the class on fresh
+/// loaders with both tests passing, so the default gives plain's verdicts; with the class forced
+/// warm in `state.json`, the same run gives wrong ones (what the check at init prevents).
+#[test]
+fn warm_baseline_keeps_a_class_that_differs_warm_on_fresh_loaders() {
+    let (_tmp, project) = fixture("warmgap");
+    let work = project.parent().unwrap().join("work");
+    init(&project, &work);
+    let tests = state_warm(&work);
+    let shelf = |m: &str| format!("org.example.warmgap.ShelfTest#{m}");
+    let scale = |m: &str| format!("org.example.warmgap.ScaleTest#{m}");
+    for (id, warm) in [
+        (shelf("firstTake"), false),
+        (shelf("secondTake"), false),
+        (scale("twiceOfThree"), true),
+        (scale("twiceOfMinusFour"), true),
+    ] {
+        assert!(
+            tests.iter().any(|t| t.0 == id && t.1 && t.2 == warm),
+            "{id}: passing, warm = {warm}: {tests:?}"
+        );
+    }
+    let patches = project.join("patches");
+    let expected = expected(&project);
+    for flags in [&[][..], &["--no-dedup"], &["--technique", "plain"]] {
+        let r = run_flags_ok(&work, &patches, flags, 2);
+        for line in &r {
+            assert_eq!(
+                line.succlist,
+                expected[&line.set_name()],
+                "{flags:?} {}",
+                line.set_name()
+            );
+        }
+    }
+    // The gap is real: warm-check sees it, and a run with every class warm gets it wrong.
+    let out = patchval(&["warm-check", "-w", work.to_str().unwrap()]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("differs\torg.example.warmgap.ShelfTest#secondTake"),
+        "{stdout}"
+    );
+    let state_path = work.join("state.json");
+    let mut state: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&state_path).unwrap()).unwrap();
+    for t in state["tests"].as_array_mut().unwrap() {
+        t["warm"] = serde_json::Value::Bool(true);
+    }
+    std::fs::write(&state_path, state.to_string()).unwrap();
+    let forced = run_flags_ok(&work, &patches, &[], 2);
+    let take = forced.iter().find(|l| l.set_name() == "take.json").unwrap();
+    assert_ne!(take.succlist, expected["take.json"], "forced warm");
+}

@@ -309,6 +309,7 @@ pub fn init(
                     worker,
                     warm: false,
                     confirmed: false,
+                    flaky: false,
                 })
                 .collect();
             (runs, None)
@@ -340,14 +341,17 @@ pub fn init(
             }
         };
         if !result.passed() && !r.confirmed {
-            let again = run_unpatched(
-                &mut workers[r.worker],
-                &classpath,
-                &r.id,
-                baseline_timeout,
-                r.warm,
-            );
-            if matches!(again, Ok((TestResult::Pass, _))) {
+            let flaky = r.flaky || {
+                let again = run_unpatched(
+                    &mut workers[r.worker],
+                    &classpath,
+                    &r.id,
+                    baseline_timeout,
+                    r.warm,
+                );
+                matches!(again, Ok((TestResult::Pass, _)))
+            };
+            if flaky {
                 tracing::warn!("{}: flaky (failed, then passed): left out", r.id);
                 state.excluded.push((
                     r.id.to_string(),

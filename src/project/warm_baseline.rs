@@ -32,6 +32,8 @@ pub(super) struct BaselineRun {
     pub worker: usize,
     pub warm: bool,
     pub confirmed: bool,
+    /// Failed (`run`), then passed when run again: left out of the baseline.
+    pub flaky: bool,
 }
 
 /// Runs one test on the unpatched program; with `coverage` (a warm run), also returns the
@@ -92,6 +94,7 @@ pub(super) fn warm_first(
             worker,
             warm: true,
             confirmed: false,
+            flaky: false,
         })
         .collect();
     let doubtful: BTreeSet<String> = runs
@@ -132,14 +135,26 @@ pub(super) fn warm_first(
         }
         for (i, run) in tests {
             coverage.forget(&runs[i].id.to_string());
-            // A failure then a pass is what the flaky rule is for: the warm failure stands
-            // unconfirmed and one more fresh run decides (a pass then leaves the test out).
-            let failed_warm =
-                matches!(&runs[i].run, Ok((r, _)) if matches!(r, TestResult::Fail { .. }));
-            if !(failed_warm && matches!(&run, Ok((r, _)) if r.passed())) {
-                runs[i].run = run;
-            }
             runs[i].warm = false;
+            let failed_warm = matches!(&runs[i].run, Ok((TestResult::Fail { .. }, _)));
+            if failed_warm && matches!(&run, Ok((r, _)) if r.passed()) {
+                // A failure, then a pass: a test failing warm only, or a flaky one. One more
+                // warm run, in the same warm loader (the same coverage directory keeps it), tells:
+                // a test that fails there again keeps fresh loaders and its fresh pass; one that
+                // passes now is flaky (left out, as a fresh failure then a pass would be).
+                let again = run_one(
+                    &mut workers[runs[i].worker],
+                    &runs[i].id,
+                    timeout,
+                    true,
+                    Some(main),
+                );
+                if matches!(&again, Ok((r, _, _)) if r.passed()) {
+                    runs[i].flaky = true;
+                    continue;
+                }
+            }
+            runs[i].run = run;
         }
     }
     for r in &runs {
