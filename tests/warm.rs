@@ -129,29 +129,6 @@ fn fixtures_warm_equals_fresh() {
     }
 }
 
-/// The state of `state.json`'s tests: (`Class#method`, passed, warm).
-fn state_warm(work: &std::path::Path) -> Vec<(String, bool, bool)> {
-    let state: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(work.join("state.json")).unwrap()).unwrap();
-    state["tests"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|t| {
-            let id = &t["id"];
-            (
-                format!(
-                    "{}#{}",
-                    id["class"].as_str().unwrap(),
-                    id["method"].as_str().unwrap()
-                ),
-                t["passed"].as_bool().unwrap(),
-                t["warm"].as_bool().unwrap(),
-            )
-        })
-        .collect()
-}
-
 /// testdata/warmgap: an enum constant holds mutable state the reset does not put back, so
 /// `ShelfTest#secondTake` fails in a warm loader and passes in a fresh one. The warm baseline
 /// must find it (failing warm, passing fresh, failing warm again) and keep the class on fresh

@@ -333,6 +333,15 @@ pub fn same_failures(work: &Path) {
 /// The tests `init` recorded in `WORK/state.json`, in its order: (`Class#method`, passed on the
 /// unpatched program).
 pub fn state_tests(work: &Path) -> Vec<(String, bool)> {
+    state_warm(work)
+        .into_iter()
+        .map(|(id, passed, _)| (id, passed))
+        .collect()
+}
+
+/// As [`state_tests`], with whether the test runs in the warm loader: (`Class#method`, passed,
+/// warm).
+pub fn state_warm(work: &Path) -> Vec<(String, bool, bool)> {
     let state: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(work.join("state.json")).unwrap()).unwrap();
     state["tests"]
@@ -346,7 +355,11 @@ pub fn state_tests(work: &Path) -> Vec<(String, bool)> {
                 id["class"].as_str().unwrap(),
                 id["method"].as_str().unwrap()
             );
-            (name, t["passed"].as_bool().unwrap())
+            (
+                name,
+                t["passed"].as_bool().unwrap(),
+                t["warm"].as_bool().unwrap_or(false),
+            )
         })
         .collect()
 }
