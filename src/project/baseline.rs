@@ -171,7 +171,7 @@ pub fn init(
     )?;
     copy_resources(&project.resource_dirs, &project.source_dirs, &wd.classes())?;
     let (test_sources, left_out) = project.test_sources();
-    let mut left_out: Vec<(String, String)> = left_out
+    let left_out: Vec<(String, String)> = left_out
         .into_iter()
         .map(|(file, pattern)| {
             let why = format!("test source excluded by `{pattern}`, not compiled");
@@ -208,16 +208,21 @@ pub fn init(
     })?;
     let (pure, impure) = purity.summary();
     tracing::info!("purity scan: {pure} pure and {impure} impure methods");
-    let mut classes = test_class_names(&wd.test_classes());
+    let classes = test_class_names(&wd.test_classes());
+    // Classes a Defects4J fileset leaves out are listed too, so that only those with tests are
+    // reported as excluded (a helper or an abstract base class is not a test left out).
+    let mut fileset_out = std::collections::BTreeMap::new();
     if let Some(fileset) = &project.test_fileset {
-        classes.retain(|class| match fileset.leaves_out(class) {
-            Some(why) => {
-                left_out.push((class.clone(), why));
-                false
+        for class in &classes {
+            if let Some(why) = fileset.leaves_out(class) {
+                fileset_out.insert(class.clone(), why);
             }
-            None => true,
-        });
-        tracing::info!("{} test classes in {}", classes.len(), fileset.name);
+        }
+        tracing::info!(
+            "{} test classes in {}",
+            classes.len() - fileset_out.len(),
+            fileset.name
+        );
     }
     let mut worker = spawn_worker(wd, &project, &tools, 0)?;
     let mut state = State {
@@ -239,11 +244,21 @@ pub fn init(
         )
         .map_err(|e| ProjectError::Worker(format!("listing tests: {e}")))?;
     let mut ids = Vec::new();
+    let mut reported = std::collections::BTreeSet::new();
     for line in listed.lines {
         if let Some(bad) = line.strip_prefix('!') {
             let (class, why) = bad.split_once('\t').unwrap_or((bad, "cannot load"));
-            state.excluded.push((class.to_string(), why.to_string()));
+            // Left out anyway: whether it holds tests is not known, so it is not reported.
+            if !fileset_out.contains_key(class) {
+                state.excluded.push((class.to_string(), why.to_string()));
+            }
         } else if let Some(id) = TestId::parse(&line) {
+            if let Some(why) = fileset_out.get(&id.class) {
+                if reported.insert(id.class.clone()) {
+                    state.excluded.push((id.class.clone(), why.clone()));
+                }
+                continue;
+            }
             match state.project.excluded_by(&id.class, &id.method) {
                 Some(pattern) => state
                     .excluded
@@ -251,6 +266,12 @@ pub fn init(
                 None => ids.push(id),
             }
         }
+    }
+    if fileset_out.len() > reported.len() {
+        tracing::info!(
+            "{} classes the fileset leaves out hold no tests (helpers, abstract classes)",
+            fileset_out.len() - reported.len()
+        );
     }
     if ids.is_empty() {
         return Err(ProjectError::NoTests(join_path(&state.project.test_dirs)));
