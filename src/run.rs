@@ -365,5 +365,9 @@ fn reused_line(r: &SetResult, run: &str) -> String {
 
 /// Starts worker `id` of the schemata.
 fn spawn(ctx: &RunContext, id: usize) -> Result<Worker, String> {
-    spawn_worker(ctx.wd, &ctx.state.project, &ctx.state.tools, id).map_err(|e| e.to_string())
+    let t = std::time::Instant::now();
+    let w =
+        spawn_worker(ctx.wd, &ctx.state.project, &ctx.state.tools, id).map_err(|e| e.to_string());
+    tracing::debug!("worker {id} started in {:.2} s", t.elapsed().as_secs_f64());
+    w
 }
