@@ -45,15 +45,17 @@ fn junit_jars() -> Vec<PathBuf> {
 
 /// ASM (Debian's libasm-java): the agent's instrumenter (`patchval.instrument`) is compiled
 /// against it and loads it at run time in a loader of its own.
-fn asm_jar() -> PathBuf {
-    let jar = junit_jars::asm_jar();
-    if !jar.is_file() {
-        panic!(
-            "{} is missing: install the Debian package libasm-java",
-            jar.display()
-        );
+fn asm_jars() -> Vec<PathBuf> {
+    let jars = junit_jars::asm_jars();
+    for jar in &jars {
+        if !jar.is_file() {
+            panic!(
+                "{} is missing: install the Debian package libasm-java",
+                jar.display()
+            );
+        }
     }
-    jar
+    jars
 }
 
 fn main() {
@@ -73,7 +75,7 @@ fn main() {
         .collect();
     let cp = junit_jars()
         .iter()
-        .chain(std::iter::once(&asm_jar()))
+        .chain(asm_jars().iter())
         .map(|p| p.display().to_string())
         .collect::<Vec<_>>()
         .join(":");

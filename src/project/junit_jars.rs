@@ -21,11 +21,15 @@ pub const JUPITER_JARS: [&str; 8] = [
     "apiguardian-api.jar",
 ];
 
-/// ASM (package `libasm-java`): the agent's `patchval.instrument` is compiled against it and loads
-/// it at run time in a class loader of its own, apart from the project's classes.
-pub const ASM_JAR: &str = "asm.jar";
+/// ASM (package `libasm-java`): the agent's `patchval.instrument` is compiled against these (the
+/// core, and the tree and analysis packages `PureInit` uses) and loads them at run time in a class
+/// loader of its own, apart from the project's classes.
+pub const ASM_JARS: [&str; 3] = ["asm.jar", "asm-tree.jar", "asm-analysis.jar"];
 
-/// Where [`ASM_JAR`] is installed.
-pub fn asm_jar() -> std::path::PathBuf {
-    std::path::Path::new("/usr/share/java").join(ASM_JAR)
+/// Where [`ASM_JARS`] are installed.
+pub fn asm_jars() -> Vec<std::path::PathBuf> {
+    ASM_JARS
+        .iter()
+        .map(|j| std::path::Path::new("/usr/share/java").join(j))
+        .collect()
 }

@@ -441,7 +441,7 @@ pub fn default_jvm_options() -> Vec<String> {
     // The warm loader's instrumenter loads ASM from here (agent `WarmLoader`).
     v.push(format!(
         "-Dpatchval.asm={}",
-        junit_jars::asm_jar().display()
+        join_path(junit_jars::asm_jars())
     ));
     v
 }

@@ -33,13 +33,12 @@ pub struct WarmReport {
     pub summary: Vec<String>,
 }
 
-/// ASM's jar from Debian's package, which the agent's instrumenter loads at run time.
-pub fn asm_jar() -> Result<PathBuf, WarmError> {
-    let jar = junit_jars::asm_jar();
-    if jar.is_file() {
-        Ok(jar)
-    } else {
-        Err(WarmError::NoAsm(jar))
+/// ASM's jars from Debian's package, which the agent's instrumenter loads at run time.
+pub fn asm_jars() -> Result<Vec<PathBuf>, WarmError> {
+    let jars = junit_jars::asm_jars();
+    match jars.iter().find(|j| !j.is_file()) {
+        Some(missing) => Err(WarmError::NoAsm(missing.clone())),
+        None => Ok(jars),
     }
 }
 
@@ -60,7 +59,7 @@ pub fn check(
             why: e.to_string(),
         }
     };
-    asm_jar()?;
+    asm_jars()?;
     let agent = crate::agent::extract(&wd.runtime()).map_err(io(&wd.runtime()))?;
     let ids: Vec<String> = state
         .tests

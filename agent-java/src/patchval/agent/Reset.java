@@ -41,6 +41,12 @@ public final class Reset {
     private static Throwable[] pending = new Throwable[1024];
     /** Per id: whether the JVM ran the class's {@code <clinit>} already. */
     private static boolean[] jvmDone = new boolean[1024];
+    /**
+     * Per id: the class is pure-init (PureInit: private final tables built deterministically and
+     * never written after), so once initialised it keeps its state across generations; cleared
+     * for good when a test reaches one of its static fields by reflection.
+     */
+    private static boolean[] pure = new boolean[1024];
     private static final List<Entry> entries = new ArrayList<>();
     private static final Map<Object, Integer> ids = new HashMap<>();
     private static final Object LOCK = new Object();
@@ -77,8 +83,29 @@ public final class Reset {
                 failed = java.util.Arrays.copyOf(failed, size);
                 pending = java.util.Arrays.copyOf(pending, size);
                 jvmDone = java.util.Arrays.copyOf(jvmDone, size);
+                pure = java.util.Arrays.copyOf(pure, size);
             }
             return n;
+        }
+    }
+
+    /** The instrumenter found resettable class {@code name} of {@code loader} pure-init (its superclass is Object). */
+    static void pure(WarmLoader loader, String name) {
+        int id = idOf(loader, name, null);
+        synchronized (LOCK) {
+            pure[id] = true;
+        }
+    }
+
+    /** The classes kept across tests as pure-init now (binary names, sorted), for warm-check's summary. */
+    static List<String> pureNames() {
+        synchronized (LOCK) {
+            List<String> out = new ArrayList<>();
+            for (int i = 0; i < entries.size(); i++) {
+                if (pure[i] && entries.get(i) != null) out.add(entries.get(i).name.replace('/', '.'));
+            }
+            java.util.Collections.sort(out);
+            return out;
         }
     }
 
@@ -211,6 +238,11 @@ public final class Reset {
                 if (failed[id] != g) return;
                 fail = pending[id];
                 if (!keepPending) pending[id] = null;
+            } else if (pure[id] && inited[id] > 0) {
+                // Initialised without failure in an earlier generation: its state is what a fresh
+                // loader's initialiser would build now.
+                inited[id] = g;
+                return;
             } else {
                 fail = reinit(id, e, g);
                 if (fail == null) return;
@@ -385,8 +417,21 @@ public final class Reset {
      * loader (a little earlier than the JVM would, never in a test that does not reach the field).
      */
     public static Field field(Field f) {
-        if (f != null && java.lang.reflect.Modifier.isStatic(f.getModifiers())) initialized(f.getDeclaringClass());
+        if (f != null && java.lang.reflect.Modifier.isStatic(f.getModifiers())) {
+            initialized(f.getDeclaringClass());
+            notPure(f.getDeclaringClass());
+        }
         return f;
+    }
+
+    /** A test reached a static field of {@code c} by reflection: it may write a table, so c is reset as usual from now on. */
+    private static void notPure(Class<?> c) {
+        if (!(c.getClassLoader() instanceof WarmLoader)) return;
+        int id = existingId((WarmLoader) c.getClassLoader(), c.getName().replace('.', '/'));
+        if (id < 0) return;
+        synchronized (LOCK) {
+            pure[id] = false;
+        }
     }
 
     public static Field[] fields(Field[] fs) {

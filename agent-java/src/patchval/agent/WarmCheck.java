@@ -59,6 +59,9 @@ public final class WarmCheck {
         out.printf("tests %d, differing %d, reinitialisations %d%n", tests.size(), diffs, Reset.takeCount());
         out.printf("fresh: total %.1f s, median %.2f ms%n", sum(freshNs) / 1e9, median(freshNs) / 1e6);
         out.printf("warm:  total %.1f s, median %.2f ms%n", sum(warmNs) / 1e9, median(warmNs) / 1e6);
+        List<String> kept = Reset.pureNames();
+        out.printf("initialised once (pure-init): %d classes%s%n", kept.size(),
+            kept.isEmpty() ? "" : ": " + String.join(" ", kept));
         out.flush();
         ExitGuard.halt(diffs == 0 ? 0 : 1);
     }

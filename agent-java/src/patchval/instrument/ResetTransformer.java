@@ -48,6 +48,7 @@ public final class ResetTransformer implements BiFunction<String, byte[], byte[]
     /** Which classes get coverage probes (CoverageProbes), and their ids; null: none. */
     private final java.util.function.Predicate<String> probed;
     private final java.util.function.ToIntFunction<String> probeIds;
+    private final java.util.function.Consumer<String> pure;
     private final Map<String, Info> infos = new HashMap<>();
 
     /** What a class's header says, enough to resolve fields and decide resettability. */
@@ -66,12 +67,15 @@ public final class ResetTransformer implements BiFunction<String, byte[], byte[]
      * {@code ids} gives Reset's id of a resettable class (internal name, resettable superclass);
      * {@code stripped} is told of every static field that lost its {@code final};
      * {@code probed} (internal name) says which classes get coverage probes with ids from
-     * {@code probeIds} (both null when coverage is off).
+     * {@code probeIds} (both null when coverage is off); {@code pure}, when not null, is told of
+     * every resettable class whose initialiser can only rebuild the state it has ({@link PureInit}).
      */
     public ResetTransformer(Function<String, byte[]> lookup, BiFunction<String, String, Integer> ids,
                             java.util.function.BiConsumer<String, String> stripped,
                             java.util.function.Predicate<String> probed,
-                            java.util.function.ToIntFunction<String> probeIds) {
+                            java.util.function.ToIntFunction<String> probeIds,
+                            java.util.function.Consumer<String> pure) {
+        this.pure = pure;
         this.lookup = lookup;
         this.ids = ids;
         this.stripped = stripped;
@@ -183,6 +187,7 @@ public final class ResetTransformer implements BiFunction<String, byte[], byte[]
         synchronized (infos) {
             infos.put(name, self);
         }
+        if (self.resettable && pure != null && PureInit.test(bytes)) pure.accept(name);
         ClassReader r = new ClassReader(bytes);
         ClassWriter w = new ClassWriter(r, ClassWriter.COMPUTE_MAXS);
         ClassVisitor out = probed != null && probed.test(name)
