@@ -184,3 +184,49 @@ fn warm_baseline_keeps_a_class_that_differs_warm_on_fresh_loaders() {
     let take = forced.iter().find(|l| l.set_name() == "take.json").unwrap();
     assert_ne!(take.succlist, expected["take.json"], "forced warm");
 }
+
+/// testdata/tables: a class whose static state is a table built once and only read after
+/// (`Squares`) is kept across tests (pure-init), while tables written by a method, through a row
+/// handed out, or through reflection are reset; the verdicts stay plain's, also for the patches
+/// that write `Squares`' table (their woven class is not pure-init).
+#[test]
+fn tables_fixture_keeps_only_pure_init_classes() {
+    let (code, out) = warm_check("tables", &[]);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(out.contains("tests 8, differing 0"), "{out}");
+    assert!(
+        out.contains("initialised once (pure-init): 1 classes: org.example.tables.Squares\n"),
+        "{out}"
+    );
+    let (code, out) = warm_check("tables", &["--no-reset"]);
+    assert_eq!(code, Some(5), "{out}");
+    for test in [
+        "HitsTest#firstHitAgain",
+        "RowsTest#rowOneStillStartsAtTen",
+        "SecretTest#writtenByReflectionAgain",
+    ] {
+        assert!(
+            out.lines()
+                .any(|l| l.starts_with("differs") && l.contains(test)),
+            "{test}:\n{out}"
+        );
+    }
+
+    let (_tmp, project) = fixture("tables");
+    let work = project.parent().unwrap().join("work");
+    init(&project, &work);
+    let patches = project.join("patches");
+    let expected = expected(&project);
+    for flags in [&[][..], &["--no-dedup"], &["--technique", "plain"]] {
+        let r = run_flags_ok(&work, &patches, flags, 2);
+        assert_eq!(r.len(), 2, "{flags:?}");
+        for line in &r {
+            assert_eq!(
+                line.succlist,
+                expected[&line.set_name()],
+                "{flags:?} {}",
+                line.set_name()
+            );
+        }
+    }
+}
