@@ -113,6 +113,32 @@ fn statics_coverage_marks_enum_initialisers_global() {
     );
 }
 
+/// Runs the fixture's patch sets with the default, `--no-dedup` and plain (`-j 2`) and checks every
+/// set's verdicts against `patches/expected.json`; returns the patch directory and the expected map.
+fn default_no_dedup_plain_give_expected(
+    project: &std::path::Path,
+    work: &std::path::Path,
+) -> (
+    std::path::PathBuf,
+    std::collections::BTreeMap<String, String>,
+) {
+    let patches = project.join("patches");
+    let expected = expected(project);
+    for flags in [&[][..], &["--no-dedup"], &["--technique", "plain"]] {
+        let r = run_flags_ok(work, &patches, flags, 2);
+        assert_eq!(r.len(), expected.len(), "{flags:?}");
+        for line in &r {
+            assert_eq!(
+                line.succlist,
+                expected[&line.set_name()],
+                "{flags:?} {}",
+                line.set_name()
+            );
+        }
+    }
+    (patches, expected)
+}
+
 #[test]
 fn fixtures_warm_equals_fresh() {
     for name in [
@@ -153,19 +179,7 @@ fn warm_baseline_keeps_a_class_that_differs_warm_on_fresh_loaders() {
             "{id}: passing, warm = {warm}: {tests:?}"
         );
     }
-    let patches = project.join("patches");
-    let expected = expected(&project);
-    for flags in [&[][..], &["--no-dedup"], &["--technique", "plain"]] {
-        let r = run_flags_ok(&work, &patches, flags, 2);
-        for line in &r {
-            assert_eq!(
-                line.succlist,
-                expected[&line.set_name()],
-                "{flags:?} {}",
-                line.set_name()
-            );
-        }
-    }
+    let (patches, expected) = default_no_dedup_plain_give_expected(&project, &work);
     // The gap is real: warm-check sees it, and a run with every class warm gets it wrong.
     let out = patchval(&["warm-check", "-w", work.to_str().unwrap()]);
     let stdout = String::from_utf8_lossy(&out.stdout);
@@ -215,18 +229,5 @@ fn tables_fixture_keeps_only_pure_init_classes() {
     let (_tmp, project) = fixture("tables");
     let work = project.parent().unwrap().join("work");
     init(&project, &work);
-    let patches = project.join("patches");
-    let expected = expected(&project);
-    for flags in [&[][..], &["--no-dedup"], &["--technique", "plain"]] {
-        let r = run_flags_ok(&work, &patches, flags, 2);
-        assert_eq!(r.len(), 2, "{flags:?}");
-        for line in &r {
-            assert_eq!(
-                line.succlist,
-                expected[&line.set_name()],
-                "{flags:?} {}",
-                line.set_name()
-            );
-        }
-    }
+    default_no_dedup_plain_give_expected(&project, &work);
 }
