@@ -81,10 +81,7 @@ pub(super) fn warm_first(
             )
         },
     );
-    let mut coverage = Coverage::default();
-    for r in records.into_iter().flat_map(|r| r.records) {
-        coverage.merge(r);
-    }
+    let mut coverage = PerJvm::merged(records);
     let mut runs: Vec<BaselineRun> = ids
         .iter()
         .zip(warm_runs)
@@ -264,10 +261,7 @@ pub(super) fn mark_warm(
             }
         },
     );
-    let mut coverage = Coverage::default();
-    for r in records.into_iter().flat_map(|r| r.records) {
-        coverage.merge(r);
-    }
+    let mut coverage = PerJvm::merged(records);
     let mut differing: BTreeSet<String> = Default::default();
     let mut examples = Vec::new();
     for (t, why) in tests.iter().zip(differs) {
@@ -314,5 +308,14 @@ impl PerJvm {
             self.records.push(Coverage::default());
         }
         self.records.last_mut().expect("one record at least")
+    }
+
+    /// Every worker's records, merged into one coverage.
+    fn merged(workers: Vec<PerJvm>) -> Coverage {
+        let mut coverage = Coverage::default();
+        for r in workers.into_iter().flat_map(|w| w.records) {
+            coverage.merge(r);
+        }
+        coverage
     }
 }

@@ -158,7 +158,9 @@ final class WarmLoader extends URLClassLoader {
     static synchronized Class<?> instrumentClass(String name) throws Exception {
         if (instrumentLoader == null) {
             URL agent = Agent.class.getProtectionDomain().getCodeSource().getLocation();
-            String asm = System.getProperty("patchval.asm", "/usr/share/java/asm.jar");
+            // Set by the worker's options (project::default_jvm_options); the default is the same jars.
+            String asm = System.getProperty("patchval.asm",
+                "/usr/share/java/asm.jar:/usr/share/java/asm-tree.jar:/usr/share/java/asm-analysis.jar");
             String[] parts = asm.split(File.pathSeparator);
             URL[] urls = new URL[parts.length + 1];
             urls[0] = agent;

@@ -51,15 +51,28 @@ public final class PureInit {
     private static final Set<String> BOXES = Set.of(
         "java/lang/Double", "java/lang/Float", "java/lang/Integer", "java/lang/Long");
 
-    /** Whether the class in {@code bytes} is pure-init (see the class comment). */
-    public static boolean test(byte[] bytes) {
-        return whyNot(bytes) == null;
+    /**
+     * Earlier answers by class name, with the bytes they were given for: a worker defines the
+     * same unchanged classes again in the warm loader of every patch set, and the answer depends
+     * on the bytes alone.
+     */
+    private static final Map<String, Map.Entry<byte[], Boolean>> KNOWN = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** Whether class {@code name} with the class file {@code bytes} is pure-init (see the class comment). */
+    public static boolean test(String name, byte[] bytes) {
+        Map.Entry<byte[], Boolean> known = KNOWN.get(name);
+        if (known != null && java.util.Arrays.equals(known.getKey(), bytes)) return known.getValue();
+        boolean pure = whyNot(bytes) == null;
+        KNOWN.put(name, Map.entry(bytes.clone(), pure));
+        return pure;
     }
 
     /** Why the class in {@code bytes} is not pure-init, or null when it is. */
     public static String whyNot(byte[] bytes) {
+        // The class and its fields first, without code: most classes are told apart there.
+        ClassReader reader = new ClassReader(bytes);
         ClassNode cn = new ClassNode();
-        new ClassReader(bytes).accept(cn, ClassReader.SKIP_DEBUG);
+        reader.accept(cn, ClassReader.SKIP_CODE | ClassReader.SKIP_DEBUG | ClassReader.SKIP_FRAMES);
         if (!"java/lang/Object".equals(cn.superName) || !cn.interfaces.isEmpty()) return "a superclass or interface";
         if (!cn.innerClasses.isEmpty() || cn.nestHostClass != null || cn.nestMembers != null
             || cn.outerClass != null) return "nested or enclosing classes";
@@ -77,10 +90,12 @@ public final class PureInit {
                 return "static field " + f.name + " of an object type";
             }
         }
+        if (cn.methods.stream().noneMatch(m -> m.name.equals("<clinit>"))) return "no static initialiser";
+        cn = new ClassNode();
+        reader.accept(cn, ClassReader.SKIP_DEBUG | ClassReader.SKIP_FRAMES);
         Map<String, MethodNode> methods = new HashMap<>();
         for (MethodNode m : cn.methods) methods.put(m.name + m.desc, m);
         MethodNode clinit = methods.get("<clinit>()V");
-        if (clinit == null) return "no static initialiser";
         Set<String> initOnly = initOnly(cn, methods);
         String nd = deterministic(cn, methods, clinit);
         if (nd != null) return nd;

@@ -187,7 +187,7 @@ public final class ResetTransformer implements BiFunction<String, byte[], byte[]
         synchronized (infos) {
             infos.put(name, self);
         }
-        if (self.resettable && pure != null && PureInit.test(bytes)) pure.accept(name);
+        if (self.resettable && pure != null && PureInit.test(name, bytes)) pure.accept(name);
         ClassReader r = new ClassReader(bytes);
         ClassWriter w = new ClassWriter(r, ClassWriter.COMPUTE_MAXS);
         ClassVisitor out = probed != null && probed.test(name)

@@ -6,132 +6,57 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BiPredicate;
 import org.objectweb.asm.ClassReader;
-import org.objectweb.asm.ClassVisitor;
-import org.objectweb.asm.Label;
-import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.Type;
+import org.objectweb.asm.tree.AbstractInsnNode;
+import org.objectweb.asm.tree.ClassNode;
+import org.objectweb.asm.tree.LdcInsnNode;
+import org.objectweb.asm.tree.MethodInsnNode;
+import org.objectweb.asm.tree.MethodNode;
+import org.objectweb.asm.tree.TypeInsnNode;
+import org.objectweb.asm.tree.VarInsnNode;
 
 /**
  * True for the bytes of a class whose {@code public static suite()} does nothing but return
  * {@code new TestSuite(C.class)} for the class C itself (optionally through one local variable).
  * JUnit then runs exactly the tests it runs for C without a suite(), so the lister may list C's
  * test methods one by one. Anything else in the method (a static field set, another class, tests
- * added, a decorator) is not this shape. Loaded, like ResetTransformer, beside ASM in a loader of
- * its own (WarmLoader.instrumenterClass).
+ * added, a decorator, a handler) is not this shape. Loaded, like ResetTransformer, beside ASM in a
+ * loader of its own (WarmLoader.instrumentClass).
  */
 public final class SuiteShape implements BiPredicate<String, byte[]> {
     private static final String SUITE = "junit/framework/TestSuite";
 
     @Override
     public boolean test(String internalName, byte[] bytes) {
-        List<String> code = new ArrayList<>();
-        boolean[] found = {false};
-        new ClassReader(bytes).accept(new ClassVisitor(Opcodes.ASM9) {
-            @Override
-            public MethodVisitor visitMethod(int acc, String name, String desc, String sig, String[] ex) {
-                if (!name.equals("suite") || !desc.startsWith("()")
-                    || (acc & Opcodes.ACC_STATIC) == 0) {
-                    return null;
-                }
-                found[0] = true;
-                return new Recorder(code);
-            }
-        }, ClassReader.SKIP_DEBUG | ClassReader.SKIP_FRAMES);
-        if (!found[0]) return false;
-        String self = "L" + internalName + ";";
-        List<String> direct = List.of("NEW " + SUITE, "DUP", "LDC " + self,
-            "INVOKESPECIAL " + SUITE + ".<init>(Ljava/lang/Class;)V", "ARETURN");
-        if (code.equals(direct)) return true;
+        ClassNode cn = new ClassNode();
+        new ClassReader(bytes).accept(cn, ClassReader.SKIP_DEBUG | ClassReader.SKIP_FRAMES);
+        List<MethodNode> suites = new ArrayList<>();
+        for (MethodNode m : cn.methods) {
+            if (m.name.equals("suite") && m.desc.startsWith("()") && (m.access & Opcodes.ACC_STATIC) != 0) suites.add(m);
+        }
+        if (suites.size() != 1 || !suites.get(0).tryCatchBlocks.isEmpty()) return false;
+        // The instructions, without labels (there is nothing to jump to in this shape).
+        List<AbstractInsnNode> code = new ArrayList<>();
+        for (AbstractInsnNode in : suites.get(0).instructions) {
+            if (in.getOpcode() >= 0) code.add(in);
+        }
+        boolean newSuite = code.size() >= 5
+            && code.get(0).getOpcode() == Opcodes.NEW && ((TypeInsnNode) code.get(0)).desc.equals(SUITE)
+            && code.get(1).getOpcode() == Opcodes.DUP
+            && code.get(2) instanceof LdcInsnNode
+            && Type.getObjectType(internalName).equals(((LdcInsnNode) code.get(2)).cst)
+            && code.get(3).getOpcode() == Opcodes.INVOKESPECIAL
+            && ((MethodInsnNode) code.get(3)).owner.equals(SUITE)
+            && ((MethodInsnNode) code.get(3)).name.equals("<init>")
+            && ((MethodInsnNode) code.get(3)).desc.equals("(Ljava/lang/Class;)V");
+        if (!newSuite) return false;
+        // return new TestSuite(C.class);
+        if (code.size() == 5) return code.get(4).getOpcode() == Opcodes.ARETURN;
         // TestSuite s = new TestSuite(C.class); return s;
-        if (code.size() != 7) return false;
-        List<String> stored = new ArrayList<>(direct.subList(0, 4));
-        String slot = code.get(4).startsWith("ASTORE ") ? code.get(4).substring(7) : null;
-        if (slot == null) return false;
-        stored.add("ASTORE " + slot);
-        stored.add("ALOAD " + slot);
-        stored.add("ARETURN");
-        return code.equals(stored);
-    }
-
-    /** The method's instructions as text; labels (there are none to jump to in this shape) dropped. */
-    private static final class Recorder extends MethodVisitor {
-        private final List<String> code;
-
-        Recorder(List<String> code) {
-            super(Opcodes.ASM9);
-            this.code = code;
-        }
-
-        @Override
-        public void visitInsn(int op) {
-            code.add(op == Opcodes.DUP ? "DUP" : op == Opcodes.ARETURN ? "ARETURN" : "OP " + op);
-        }
-
-        @Override
-        public void visitTypeInsn(int op, String type) {
-            code.add((op == Opcodes.NEW ? "NEW " : "TYPE " + op + " ") + type);
-        }
-
-        @Override
-        public void visitLdcInsn(Object value) {
-            code.add("LDC " + (value instanceof Type ? ((Type) value).getDescriptor() : String.valueOf(value)));
-        }
-
-        @Override
-        public void visitMethodInsn(int op, String owner, String name, String desc, boolean itf) {
-            code.add((op == Opcodes.INVOKESPECIAL ? "INVOKESPECIAL " : "INVOKE " + op + " ")
-                + owner + "." + name + desc);
-        }
-
-        @Override
-        public void visitVarInsn(int op, int slot) {
-            code.add((op == Opcodes.ASTORE ? "ASTORE " : op == Opcodes.ALOAD ? "ALOAD " : "VAR " + op + " ") + slot);
-        }
-
-        @Override
-        public void visitFieldInsn(int op, String owner, String name, String desc) {
-            code.add("FIELD " + op + " " + owner + "." + name);
-        }
-
-        @Override
-        public void visitIntInsn(int op, int operand) {
-            code.add("INT " + op);
-        }
-
-        @Override
-        public void visitIincInsn(int slot, int inc) {
-            code.add("IINC");
-        }
-
-        @Override
-        public void visitJumpInsn(int op, Label label) {
-            code.add("JUMP " + op);
-        }
-
-        @Override
-        public void visitTableSwitchInsn(int min, int max, Label dflt, Label... labels) {
-            code.add("SWITCH");
-        }
-
-        @Override
-        public void visitLookupSwitchInsn(Label dflt, int[] keys, Label[] labels) {
-            code.add("SWITCH");
-        }
-
-        @Override
-        public void visitInvokeDynamicInsn(String name, String desc, org.objectweb.asm.Handle bsm, Object... args) {
-            code.add("INDY");
-        }
-
-        @Override
-        public void visitMultiANewArrayInsn(String desc, int dims) {
-            code.add("MULTIANEWARRAY");
-        }
-
-        @Override
-        public void visitTryCatchBlock(Label start, Label end, Label handler, String type) {
-            code.add("TRY");
-        }
+        return code.size() == 7
+            && code.get(4).getOpcode() == Opcodes.ASTORE && code.get(5).getOpcode() == Opcodes.ALOAD
+            && ((VarInsnNode) code.get(4)).var == ((VarInsnNode) code.get(5)).var
+            && code.get(6).getOpcode() == Opcodes.ARETURN;
     }
 }
