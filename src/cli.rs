@@ -112,14 +112,20 @@ enum Command {
         /// verdicts do not change.
         #[arg(long)]
         matrix: bool,
-        /// The arguments are unified diffs against the project, one patch each (`.diff` or
-        /// `.patch` files, directories of them, or `.jsonl` files with one diff per line: a
-        /// JSON string, or an object with `diff` and `name`), grouped into sets by the location
-        /// they change.
-        #[arg(long)]
+        /// What the arguments are. `auto` tells them apart: `.json` files are ExpressAPR
+        /// manifests (with or without `interface`), edit lists or Recoder's candidate records;
+        /// `.diff`/`.patch` files unified diffs; `.jsonl` files one diff (a JSON string, or an
+        /// object with `diff` and `name`) or one Recoder record per line; `Patch*.txt` files
+        /// TBar's patches (a diff or its `===Buggy Code===` block). Directories are searched at
+        /// every level (a TBar result directory as it is). Patches other than manifests are
+        /// grouped into sets by the location they change.
+        #[arg(long, value_enum, default_value = "auto")]
+        format: crate::patchset::inputs::Format,
+        /// The same as `--format diff`: the arguments are unified diffs, one patch each (any
+        /// extension but `.jsonl`, which holds one per line).
+        #[arg(long, conflicts_with = "format")]
         diff: bool,
-        /// Patch set files (ExpressAPR manifests or edit lists), directories or glob patterns;
-        /// with `--diff`, diffs.
+        /// Patch files, directories or glob patterns (see `--format`).
         #[arg(required = true)]
         patchsets: Vec<String>,
     },
@@ -291,6 +297,7 @@ pub fn main() -> i32 {
             all_tests,
             resume,
             matrix,
+            format,
             diff,
             patchsets,
         } => {
@@ -305,7 +312,11 @@ pub fn main() -> i32 {
                 echo: true,
                 resume,
                 matrix,
-                diff,
+                format: if diff {
+                    crate::patchset::inputs::Format::Diff
+                } else {
+                    format
+                },
             };
             match crate::run::run(&WorkDir::new(&work_dir), &patchsets, &options) {
                 Ok(summary) if summary.not_validated.is_some() => exit::INTERRUPTED,

@@ -74,6 +74,9 @@ pub fn succlist(verdicts: &[Verdict]) -> String {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PatchSet {
     pub manifest_version: u32,
+    /// ExpressAPR's project interface (`defects4j`, `maven`, …); patchval reads the project from
+    /// the work dir, so a manifest may leave it out.
+    #[serde(default)]
     pub interface: String,
     pub bug: String,
     /// Path of the patched file, relative to the project root.

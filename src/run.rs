@@ -59,8 +59,8 @@ pub struct Options {
     pub resume: bool,
     /// Run every selected test for every patch, recording each run (`schedule::Mode::matrix`).
     pub matrix: bool,
-    /// The arguments are unified diffs, grouped into sets (`patchset::inputs`).
-    pub diff: bool,
+    /// What the arguments are (`patchset::inputs`).
+    pub format: patchset::inputs::Format,
 }
 
 /// Validates every patch set named by `args`.
@@ -74,7 +74,7 @@ pub fn run(wd: &WorkDir, args: &[String], options: &Options) -> anyhow::Result<S
         echo,
         resume,
         matrix,
-        diff,
+        format,
     } = options.clone();
     let state = wd.load()?;
     let coverage = match (technique, all_tests) {
@@ -84,7 +84,13 @@ pub fn run(wd: &WorkDir, args: &[String], options: &Options) -> anyhow::Result<S
         }),
         _ => None,
     };
-    let prepared = patchset::inputs::prepare(&wd.inputs(), &state.project.root, args, diff)?;
+    let prepared = patchset::inputs::prepare(
+        &wd.inputs(),
+        &state.project.root,
+        &state.project.source_dirs,
+        args,
+        format,
+    )?;
     let paths = prepared.sets;
     let tests = ordered_tests(&state);
     let agent_jar =

@@ -66,6 +66,11 @@ pub fn load_set(ctx: &RunContext, path: &Path) -> Result<(PatchSet, Option<Strin
     let actual = std::fs::read_to_string(&file)
         .map_err(|e| format!("{}: patched file {}: {e}", path.display(), file.display()))?;
     let note = patchset::check_context(path, &mut set, &actual).map_err(|e| e.to_string())?;
+    let narrowed = patchset::narrow_location(&mut set);
+    let note = match (note, narrowed) {
+        (Some(a), Some(b)) => Some(format!("{a}; {b}")),
+        (a, b) => a.or(b),
+    };
     Ok((set, note))
 }
 

@@ -217,13 +217,13 @@ fn run_reports_each_bad_patch_set_and_validates_the_good_one() {
     );
 
     let all_e = "E".repeat(n);
-    // Unknown patch count: the succlist is empty or all E, never anything else.
+    // Unknown patch count: the file is one E of its own; known: all E, never anything else.
     let s = assert_unusable(&lines, "malformed.json", "EOF while parsing");
-    assert!(s.is_empty() || s == all_e, "{s}");
+    assert!(s == "E" || s == all_e, "{s}");
     let s = assert_unusable(&lines, "missing_bug.json", "missing field `bug`");
-    assert!(s.is_empty() || s == all_e, "{s}");
+    assert!(s == "E" || s == all_e, "{s}");
     let s = assert_unusable(&lines, "version2.json", "manifest_version 2");
-    assert!(s.is_empty() || s == all_e, "{s}");
+    assert!(s == "E" || s == all_e, "{s}");
     // Known patch count: all E.
     let s = assert_unusable(&lines, "context_edited.json", "does not match");
     assert_eq!(s, all_e);

@@ -58,7 +58,7 @@ impl Tech {
             echo: false,
             resume: false,
             matrix: false,
-            diff: false,
+            format: crate::patchset::inputs::Format::Manifest,
         };
         let summary = crate::run::run(wd, &args, &options)?;
         if summary.not_validated.is_some() {

@@ -2,6 +2,7 @@
 //! patch's edits, each hunk located on the project's file by its lines.
 
 use super::edits::EditPatch;
+use super::unified::{self, Line};
 use crate::model::FileEdit;
 
 /// The path a diff names, relative to the project root: `a/`/`b/` prefixes (git's) are dropped
@@ -41,26 +42,40 @@ fn line<'t>(text: &'t str, starts: &[usize], k: usize) -> &'t str {
 
 /// Reads diff `text` (named `name`) into a patch. `read` gives a project file's text by its
 /// relative path (None: no such file). A hunk whose lines are not at the line it names is looked
-/// for nearby, as `patch` does; the error names the file, the hunk and the line.
+/// for nearby, as `patch` does with fuzz 0 (every context line must match); the error names the
+/// file, the hunk and the line.
 pub fn parse(
     name: &str,
     text: &str,
     read: &dyn Fn(&str) -> Option<String>,
 ) -> Result<EditPatch, String> {
-    let files =
-        gitpatch::Patch::from_multiple(text).map_err(|e| format!("not a unified diff: {e}"))?;
+    let files = unified::parse(text).map_err(|e| e.to_string())?;
     let exists = |p: &str| read(p).is_some();
     let mut edits = Vec::new();
     for f in &files {
-        let old = f.old.path.as_ref();
-        let new = f.new.path.as_ref();
-        if new == "/dev/null" {
+        let shown = f.old.as_deref().or(f.new.as_deref()).unwrap_or("?");
+        if f.binary {
             return Err(format!(
-                "the diff deletes {old}: patches that delete files are not supported"
+                "diff line {}: a binary change to {shown}: only text hunks can be validated",
+                f.line
             ));
         }
-        let created = old == "/dev/null";
-        let filename = project_path(if created { new } else { old }, &exists);
+        if f.hunks.is_empty() {
+            // A mode change or a rename without a change of content: nothing to compile.
+            continue;
+        }
+        let (old, new) = match (&f.old, &f.new) {
+            (_, None) => {
+                return Err(format!(
+                    "diff line {}: the diff deletes {shown}: a patch that deletes a file cannot \
+                     be validated (its compiled classes would stay on the class path)",
+                    f.line
+                ))
+            }
+            (old, Some(new)) => (old.as_deref(), new.as_str()),
+        };
+        let created = old.is_none();
+        let filename = project_path(old.unwrap_or(new), &exists);
         if let Some(why) = super::filename_problem(&filename) {
             return Err(format!("file `{filename}`: {why}"));
         }
@@ -73,47 +88,53 @@ pub fn parse(
         let crlf = original.contains("\r\n");
         let starts = line_starts(&original);
         let lines = starts.len() - 1;
+        let mut not_before = 0;
         for (h, hunk) in f.hunks.iter().enumerate() {
             let expected: Vec<&str> = hunk
                 .lines
                 .iter()
                 .filter_map(|l| match l {
-                    gitpatch::Line::Context(s) | gitpatch::Line::Remove(s) => Some(*s),
-                    gitpatch::Line::Add(_) => None,
+                    Line::Context(s) | Line::Remove(s) => Some(s.as_str()),
+                    Line::Add(_) => None,
                 })
                 .collect();
-            let named = match hunk.old_range.count {
-                0 => hunk.old_range.start as usize,
-                _ => (hunk.old_range.start as usize).saturating_sub(1),
+            let named = match hunk.old_count {
+                0 => hunk.old_start,
+                _ => hunk.old_start.saturating_sub(1),
             };
+            // Fuzz 0: every line matches, and hunks stay in order without overlapping.
             let fits = |at: usize| {
-                at + expected.len() <= lines
+                at >= not_before
+                    && at + expected.len() <= lines
                     && expected
                         .iter()
                         .enumerate()
-                        .all(|(j, l)| line(&original, &starts, at + j) == l.trim_end_matches('\r'))
+                        .all(|(j, l)| line(&original, &starts, at + j) == *l)
             };
-            let at = (0..=lines)
+            let at = (0..=lines.max(named))
                 .flat_map(|d| [named.checked_add(d), named.checked_sub(d)])
                 .flatten()
                 .find(|&at| fits(at))
                 .ok_or_else(|| {
                     format!(
-                        "{filename}: hunk {} (@@ -{},{} @@) does not match the file's lines",
+                        "{filename}: hunk {} (@@ -{},{} @@, diff line {}) does not match the \
+                         file's lines",
                         h + 1,
-                        hunk.old_range.start,
-                        hunk.old_range.count
+                        hunk.old_start,
+                        hunk.old_count,
+                        hunk.line
                     )
                 })?;
+            not_before = at + expected.len();
             // Each run of removed and added lines between context lines is one edit.
             let end_line = if crlf { "\r\n" } else { "\n" };
             let mut k = at;
             let mut block: Option<(usize, usize, String)> = None;
             let mut flush = |block: &mut Option<(usize, usize, String)>| {
-                if let Some((from, to, added)) = block.take() {
+                if let Some((from, to, mut patched)) = block.take() {
                     let (s, e) = (starts[from], starts[to]);
-                    let mut patched = added;
-                    if e == original.len() && !f.end_newline {
+                    // The new file's last line: its newline as the diff says.
+                    if e == original.len() && hunk.new_missing_newline {
                         patched.truncate(patched.trim_end_matches(['\r', '\n']).len());
                     }
                     edits.push(FileEdit {
@@ -126,17 +147,17 @@ pub fn parse(
             };
             for l in &hunk.lines {
                 match l {
-                    gitpatch::Line::Context(_) => {
+                    Line::Context(_) => {
                         flush(&mut block);
                         k += 1;
                     }
-                    gitpatch::Line::Remove(_) => {
+                    Line::Remove(_) => {
                         block.get_or_insert((k, k, String::new())).1 += 1;
                         k += 1;
                     }
-                    gitpatch::Line::Add(s) => {
+                    Line::Add(s) => {
                         let b = block.get_or_insert((k, k, String::new()));
-                        b.2.push_str(s.trim_end_matches('\r'));
+                        b.2.push_str(s);
                         b.2.push_str(end_line);
                     }
                 }
@@ -199,3 +220,7 @@ mod tests {
         assert_eq!(p.edits[0].patched, "class N {\n}\n");
     }
 }
+
+#[cfg(test)]
+#[path = "diff_tests.rs"]
+mod roundtrip;

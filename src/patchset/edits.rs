@@ -82,22 +82,70 @@ fn tidy(text: &str, mut e: FileEdit) -> FileEdit {
             }
         }
     }
-    let lead = |s: &str| s.len() - s.trim_start().len();
-    let trail = |s: &str| s.len() - s.trim_end().len();
     let (lu, tu) = (lead(&e.unpatched), trail(&e.unpatched));
     if lu == e.unpatched.len() {
         // Only whitespace is replaced: keep the edit as it is.
         return e;
     }
-    let (lp, tp) = (lead(&e.patched), trail(&e.patched));
+    let (ws1, ws2) = (&e.unpatched[..lu], &e.unpatched[e.unpatched.len() - tu..]);
+    e.patched = narrow_patch(ws1, ws2, &e.patched).0;
     e.start += lu;
     e.unpatched = e.unpatched[lu..e.unpatched.len() - tu].to_string();
-    e.patched = if lp == e.patched.len() {
-        String::new()
-    } else {
-        e.patched[lp..e.patched.len() - tp].to_string()
-    };
     e
+}
+
+/// Bytes of whitespace at the start of `s`.
+pub(crate) fn lead(s: &str) -> usize {
+    s.len() - s.trim_start().len()
+}
+
+/// Bytes of whitespace at the end of `s`.
+pub(crate) fn trail(s: &str) -> usize {
+    s.len() - s.trim_end().len()
+}
+
+/// A patch for a location narrowed to its code, whose whitespace `ws1` before and `ws2` after
+/// now stay in the file: the same patched program, with the same lines, when the patch has that
+/// whitespace at its ends (a converter that works line by line writes it so); otherwise the
+/// patch's code with as many line breaks before and after it as it had beyond the file's, so
+/// the lines after it keep their numbers. The flag is false when that cannot be (the patch
+/// has fewer line breaks at an end than the file there, e.g. it deletes whole lines: a blank
+/// line stays, and the lines after the location move down by that many).
+pub(crate) fn narrow_patch(ws1: &str, ws2: &str, patch: &str) -> (String, bool) {
+    if patch.len() >= ws1.len() + ws2.len() && patch.starts_with(ws1) && patch.ends_with(ws2) {
+        let core = &patch[ws1.len()..patch.len() - ws2.len()];
+        return (core.to_string(), true);
+    }
+    let breaks = |s: &str| s.matches('\n').count();
+    let (lp, tp) = (lead(patch), trail(patch));
+    let (before, after, core) = if lp == patch.len() {
+        (breaks(patch), 0, "")
+    } else {
+        (
+            breaks(&patch[..lp]),
+            breaks(&patch[patch.len() - tp..]),
+            &patch[lp..patch.len() - tp],
+        )
+    };
+    let (b1, b2) = (breaks(ws1), breaks(ws2));
+    let exact = if core.is_empty() {
+        before >= b1 + b2
+    } else {
+        before >= b1 && after >= b2
+    };
+    let (pad_before, pad_after) = if core.is_empty() {
+        (before.saturating_sub(b1 + b2), 0)
+    } else {
+        (before.saturating_sub(b1), after.saturating_sub(b2))
+    };
+    (
+        format!(
+            "{}{core}{}",
+            "\n".repeat(pad_before),
+            "\n".repeat(pad_after)
+        ),
+        exact,
+    )
 }
 
 /// A patch with its edits merged per file: the first file's edit is its location, the others go

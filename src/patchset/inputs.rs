@@ -1,19 +1,16 @@
-//! What `run` is given, made into patch set files: ExpressAPR manifests as they are; edit-list
-//! manifests and unified diffs (`--diff`) read into patches, grouped into sets by location
-//! (`edits::group`) and written below the work dir's `inputs/`.
+//! What `run` is given, made into patch set files: ExpressAPR manifests as they are; patches
+//! as repair tools write them (edit-list manifests, unified diffs, TBar's `Patch_N.txt` files
+//! and result directories, Recoder's candidate records) read into patches, grouped into sets by
+//! location (`edits::group`) and written below the work dir's `inputs/`. Each input file is
+//! read on its own: whatever it holds, it costs at most its own patches an `E` with the file
+//! named and why, never the run (a panic in a reader included).
 
 use super::edits::{group, EditPatch};
-use super::{expand_with, line_of, PatchSetError};
-use crate::model::{FileEdit, PatchSet};
+use super::{line_of, stem, PatchSetError, Unreadable};
+use crate::model::PatchSet;
+use std::cell::RefCell;
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
-
-/// A patch that could not be read into edits, reported as an `E` of its own.
-#[derive(Debug, Clone)]
-pub struct Unreadable {
-    /// The input file (with `:LINE` for a JSON-lines entry).
-    pub source: String,
-    pub why: String,
-}
 
 /// The set files to validate and the patches that could not be used.
 #[derive(Debug, Default)]
@@ -22,85 +19,365 @@ pub struct Prepared {
     pub unreadable: Vec<Unreadable>,
 }
 
-/// Reads `args` (files, directories, globs). Without `diff`, they are patch set manifests: an
-/// ExpressAPR one is used as it is, an edit-list one is grouped into sets. With `diff`, they are
-/// unified diffs (`.diff`/`.patch` files, directories of them, or `.jsonl` files with one diff
-/// per line), grouped together. `root` is the project the patches were made against; grouped
-/// sets are written to a directory of `inputs` named by their content.
-pub fn prepare(
-    inputs: &Path,
-    root: &Path,
-    args: &[String],
-    diff: bool,
-) -> Result<Prepared, PatchSetError> {
-    let mut out = Prepared::default();
-    // Every diff reads the files it names (and tries git's prefixes): each is read once.
-    let texts = std::cell::RefCell::new(std::collections::HashMap::<String, Option<String>>::new());
-    let read = |f: &str| {
-        texts
+/// What the input files are.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum Format {
+    /// Told apart by extension and content (below).
+    #[default]
+    Auto,
+    /// ExpressAPR manifest-v3 patch sets (`interface` may be left out) or edit-list manifests.
+    Manifest,
+    /// Unified diffs, one patch each (`.diff`, `.patch`, `.txt`, or `.jsonl` lines).
+    Diff,
+    /// TBar's `Patch_N.txt` files (a diff, or its `===Buggy Code===` block) and result
+    /// directories.
+    Tbar,
+    /// Recoder's candidate records (a JSON array or JSON lines).
+    Recoder,
+}
+
+/// The project's files as patches name them.
+pub struct Files<'a> {
+    root: &'a Path,
+    /// Source directories, relative to the root.
+    sources: Vec<PathBuf>,
+    texts: RefCell<HashMap<String, Option<String>>>,
+}
+
+impl<'a> Files<'a> {
+    pub fn new(root: &'a Path, sources: &[PathBuf]) -> Files<'a> {
+        let sources = sources
+            .iter()
+            .map(|s| s.strip_prefix(root).unwrap_or(s).to_path_buf())
+            .collect();
+        Files {
+            root,
+            sources,
+            texts: RefCell::default(),
+        }
+    }
+
+    /// The text of the file at `rel` below the root (each file read once).
+    pub fn read(&self, rel: &str) -> Option<String> {
+        self.texts
             .borrow_mut()
-            .entry(f.to_string())
-            .or_insert_with(|| std::fs::read_to_string(root.join(f)).ok())
+            .entry(rel.to_string())
+            .or_insert_with(|| {
+                let path = self.root.join(rel);
+                path.is_file().then(|| std::fs::read_to_string(path).ok())?
+            })
             .clone()
-    };
-    if diff {
-        let mut patches = Vec::new();
-        for file in expand_with(args, &["diff", "patch", "jsonl"])? {
-            for entry in diff_entries(&file) {
-                match entry.and_then(|(name, text)| {
-                    super::diff::parse(&name, &text, &read).map_err(|why| (name, why))
-                }) {
-                    Ok(p) => patches.push(p),
-                    Err((source, why)) => out.unreadable.push(Unreadable { source, why }),
+    }
+
+    /// The project file a tool's name means, with its text: the name below the root or below a
+    /// source directory (TBar names files below the source directory), or a part of the name
+    /// that ends it (Recoder names them inside its own checkout, `buggy/src/…`; git's `a/`).
+    pub fn resolve(&self, name: &str) -> Result<(String, String), String> {
+        let clean = name.trim().trim_start_matches("./");
+        let parts: Vec<&str> = clean.split('/').filter(|p| !p.is_empty()).collect();
+        for k in 0..parts.len() {
+            let tail = parts[k..].join("/");
+            let mut tries = vec![tail.clone()];
+            tries.extend(
+                self.sources
+                    .iter()
+                    .map(|s| s.join(&tail).to_string_lossy().into_owned()),
+            );
+            for t in tries {
+                if super::filename_problem(&t).is_none() {
+                    if let Some(text) = self.read(&t) {
+                        return Ok((t, text));
+                    }
                 }
             }
         }
-        write_groups(inputs, root, "diff", patches, &mut out)?;
-        return Ok(out);
+        Err(format!(
+            "{name}: no such file in the project (looked below {} and its source directories)",
+            self.root.display()
+        ))
     }
-    for file in expand_with(args, &["json"])? {
-        let Ok(text) = std::fs::read_to_string(&file) else {
-            out.sets.push(file);
-            continue;
-        };
-        if !is_edit_list(&text) {
-            out.sets.push(file);
-            continue;
-        }
-        match edit_list(&file, &text, &read) {
-            Ok((bug, patches, bad)) => {
+}
+
+/// Reads `args` (files, directories, globs) as `format` says. Manifests are used as they are;
+/// everything else is read into patches, grouped into sets and written to a directory of
+/// `inputs` named by their content. `root` is the project the patches were made against,
+/// `sources` its source directories.
+pub fn prepare(
+    inputs: &Path,
+    root: &Path,
+    sources: &[PathBuf],
+    args: &[String],
+    format: Format,
+) -> Result<Prepared, PatchSetError> {
+    let files = Files::new(root, sources);
+    let mut out = Prepared::default();
+    // Patches read from the inputs, by the name their sets get.
+    let mut pools: BTreeMap<String, Vec<EditPatch>> = BTreeMap::new();
+    for file in expand_inputs(args, format)? {
+        let shown = file.display().to_string();
+        let read = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            read_input(&file, format, &files)
+        }))
+        .unwrap_or_else(|panic| {
+            Input::Bad(vec![Unreadable {
+                source: shown.clone(),
+                why: format!(
+                    "internal error reading it (a bug of patchval's): {}",
+                    panic_text(&panic)
+                ),
+            }])
+        });
+        match read {
+            Input::Manifest => out.sets.push(file),
+            Input::Patches { bug, patches, bad } => {
+                pools.entry(bug).or_default().extend(patches);
                 out.unreadable.extend(bad);
-                write_groups(inputs, root, &bug, patches, &mut out)?;
             }
-            Err(why) => out.unreadable.push(Unreadable {
-                source: file.display().to_string(),
-                why,
-            }),
+            Input::Bad(bad) => out.unreadable.extend(bad),
+        }
+    }
+    for (bug, patches) in pools {
+        write_groups(inputs, root, &bug, patches, &mut out)?;
+    }
+    Ok(out)
+}
+
+/// What one input file held.
+enum Input {
+    /// A manifest-v3 set, validated as it is (errors in it are the set's `E`).
+    Manifest,
+    Patches {
+        bug: String,
+        patches: Vec<EditPatch>,
+        bad: Vec<Unreadable>,
+    },
+    Bad(Vec<Unreadable>),
+}
+
+/// The message of a caught panic.
+pub(crate) fn panic_text(panic: &Box<dyn std::any::Any + Send>) -> String {
+    panic
+        .downcast_ref::<String>()
+        .cloned()
+        .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+        .unwrap_or_default()
+}
+
+/// The files `args` name: files as given, directories walked (all levels) for the files of the
+/// format, glob patterns expanded; in order, without duplicates.
+fn expand_inputs(args: &[String], format: Format) -> Result<Vec<PathBuf>, PatchSetError> {
+    let wanted = |p: &Path| -> bool {
+        let ext = p.extension().and_then(|e| e.to_str()).unwrap_or("");
+        let tbar_file = ext == "txt"
+            && p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with("Patch"));
+        p.file_name().is_none_or(|n| n != "expected.json")
+            && match format {
+                Format::Auto => matches!(ext, "json" | "jsonl" | "diff" | "patch") || tbar_file,
+                Format::Manifest => ext == "json",
+                Format::Diff => matches!(ext, "diff" | "patch" | "jsonl" | "txt"),
+                Format::Tbar => tbar_file,
+                Format::Recoder => matches!(ext, "json" | "jsonl"),
+            }
+    };
+    let mut out: Vec<PathBuf> = Vec::new();
+    for arg in args {
+        let p = Path::new(arg);
+        let mut found: Vec<PathBuf> = Vec::new();
+        if p.is_dir() {
+            for e in walkdir::WalkDir::new(p).sort_by_file_name() {
+                let e = e.map_err(|_| PatchSetError::NoMatch(arg.clone()))?;
+                if e.file_type().is_file() && wanted(e.path()) {
+                    found.push(e.into_path());
+                }
+            }
+        } else if p.is_file() {
+            found.push(p.to_path_buf());
+        } else if let Ok(paths) = glob::glob(arg) {
+            found.extend(paths.flatten().filter(|p| p.is_file()));
+            found.sort();
+        }
+        if found.is_empty() {
+            return Err(PatchSetError::NoMatch(arg.clone()));
+        }
+        for f in found {
+            if !out.contains(&f) {
+                out.push(f);
+            }
         }
     }
     Ok(out)
 }
 
-/// The diffs in one input file: the file itself, or each line of a `.jsonl` file (a JSON string,
-/// or an object with `diff` and optionally `name` or `id`). Each is (name, text) or
-/// (source, why not).
-fn diff_entries(file: &Path) -> Vec<Result<(String, String), (String, String)>> {
+/// Reads one input file.
+fn read_input(file: &Path, format: Format, files: &Files) -> Input {
     let shown = file.display().to_string();
-    let text = match std::fs::read_to_string(file) {
-        Ok(t) => t,
-        Err(e) => return vec![Err((shown, format!("cannot read: {e}")))],
+    let bad = |why: String| {
+        Input::Bad(vec![Unreadable {
+            source: shown.clone(),
+            why,
+        }])
     };
-    if file.extension().is_none_or(|e| e != "jsonl") {
-        return vec![Ok((shown, text))];
+    let text = match std::fs::read(file) {
+        Err(e) => return bad(format!("cannot read: {e}")),
+        Ok(bytes) => match String::from_utf8(bytes) {
+            Ok(t) => t,
+            Err(e) => {
+                return bad(format!(
+                    "not a text file (bytes that are not UTF-8 at byte {}): a patch file is text",
+                    e.utf8_error().valid_up_to()
+                ))
+            }
+        },
+    };
+    if text.trim().is_empty() {
+        return bad("the file is empty".into());
     }
-    let mut out = Vec::new();
+    let ext = file.extension().and_then(|e| e.to_str()).unwrap_or("");
+    let json = || serde_json::from_str::<serde_json::Value>(&text);
+    match (format, ext) {
+        (Format::Diff, "jsonl") => jsonl(file, &text, files, false),
+        (Format::Recoder, "jsonl") => jsonl(file, &text, files, true),
+        (Format::Auto, "jsonl") => jsonl(file, &text, files, looks_like_records(&text)),
+        (Format::Diff, _) => one_diff(file, &text, files),
+        (Format::Tbar, _) => tbar(file, &text, files),
+        (Format::Recoder, _) => match json() {
+            Ok(v) => records(file, v, files),
+            Err(e) => bad(format!("invalid JSON: {e}")),
+        },
+        (Format::Manifest, _) => manifest_or_list(file, &text, files),
+        (Format::Auto, "json") => match json() {
+            Ok(v) if super::recoder::is_records(&v) => records(file, v, files),
+            _ => manifest_or_list(file, &text, files),
+        },
+        (Format::Auto, _) if super::tbar::is_block(&text) => tbar(file, &text, files),
+        (Format::Auto, _) => one_diff(file, &text, files),
+    }
+}
+
+/// A manifest as it is, or an edit-list manifest's patches.
+fn manifest_or_list(file: &Path, text: &str, files: &Files) -> Input {
+    let is_list = serde_json::from_str::<serde_json::Value>(text)
+        .is_ok_and(|v| super::editlist::is_edit_list(&v));
+    if !is_list {
+        return Input::Manifest;
+    }
+    match super::editlist::read(file, text, &|f| files.read(f)) {
+        Ok((bug, patches, bad)) => Input::Patches { bug, patches, bad },
+        Err(why) => Input::Bad(vec![Unreadable {
+            source: file.display().to_string(),
+            why,
+        }]),
+    }
+}
+
+/// One file holding one unified diff.
+fn one_diff(file: &Path, text: &str, files: &Files) -> Input {
+    let shown = file.display().to_string();
+    one_patch(
+        "diff".into(),
+        super::diff::parse(&shown, text, &|f| files.read(f)),
+        shown,
+    )
+}
+
+/// One TBar patch file: a diff, or its block form.
+fn tbar(file: &Path, text: &str, files: &Files) -> Input {
+    let shown = file.display().to_string();
+    // TBar's result directories hold a directory per bug.
+    let bug = file
+        .parent()
+        .and_then(|p| p.file_name())
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "tbar".into());
+    let read = if super::tbar::is_block(text) {
+        super::tbar::parse_block(&shown, text, &|f| files.resolve(f))
+    } else {
+        super::diff::parse(&shown, text, &|f| files.read(f))
+    };
+    one_patch(bug, read, shown)
+}
+
+fn one_patch(bug: String, read: Result<EditPatch, String>, shown: String) -> Input {
+    match read {
+        Ok(p) => Input::Patches {
+            bug,
+            patches: vec![p],
+            bad: Vec::new(),
+        },
+        Err(why) => Input::Bad(vec![Unreadable { source: shown, why }]),
+    }
+}
+
+/// Whether the first non-empty line of a JSON-lines text is a Recoder record.
+fn looks_like_records(text: &str) -> bool {
+    text.lines()
+        .find(|l| !l.trim().is_empty())
+        .and_then(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .is_some_and(|v| super::recoder::is_records(&v))
+}
+
+/// Recoder's records: a JSON array (or one record).
+fn records(file: &Path, v: serde_json::Value, files: &Files) -> Input {
+    let items = match v {
+        serde_json::Value::Array(a) => a,
+        o => vec![o],
+    };
+    let shown = file.display().to_string();
+    let mut bug = None;
+    let (mut patches, mut bad) = (Vec::new(), Vec::new());
+    for (k, item) in items.into_iter().enumerate() {
+        match record(&shown, k, item, files) {
+            Ok((idss, p)) => {
+                bug = bug.or(idss);
+                patches.push(p);
+            }
+            Err(why) => bad.push(Unreadable {
+                source: format!("{shown}[{k}]"),
+                why,
+            }),
+        }
+    }
+    Input::Patches {
+        bug: bug.unwrap_or_else(|| stem(file)),
+        patches,
+        bad,
+    }
+}
+
+/// Record `k` of `source`, with its bug (`idss`).
+fn record(
+    source: &str,
+    k: usize,
+    item: serde_json::Value,
+    files: &Files,
+) -> Result<(Option<String>, EditPatch), String> {
+    let r: super::recoder::Record = serde_path_to_error::deserialize(item)
+        .map_err(|e| format!("invalid record at field `{}`: {}", e.path(), e.inner()))?;
+    let name = super::recoder::record_name(source, k, &r);
+    let p = super::recoder::parse_record(&name, &r, &|f| files.resolve(f))?;
+    Ok((r.idss.clone(), p))
+}
+
+/// A JSON-lines file: one diff per line (a JSON string, or an object with `diff` and
+/// optionally `name` or `id`), or one Recoder record per line.
+fn jsonl(file: &Path, text: &str, files: &Files, recoder: bool) -> Input {
+    let shown = file.display().to_string();
+    let (mut patches, mut bad) = (Vec::new(), Vec::new());
+    let mut bug = None;
     for (k, l) in text.lines().enumerate() {
         if l.trim().is_empty() {
             continue;
         }
         let at = format!("{shown}:{}", k + 1);
         let entry = match serde_json::from_str::<serde_json::Value>(l) {
-            Ok(serde_json::Value::String(d)) => Ok((at.clone(), d)),
+            Err(e) => Err(format!("invalid JSON: {e}")),
+            Ok(v) if recoder => record(&shown, k, v, files).map(|(idss, p)| {
+                bug = bug.clone().or(idss);
+                p
+            }),
+            Ok(serde_json::Value::String(d)) => super::diff::parse(&at, &d, &|f| files.read(f)),
             Ok(serde_json::Value::Object(o)) => match o.get("diff").and_then(|d| d.as_str()) {
                 Some(d) => {
                     let name = ["name", "id"]
@@ -112,147 +389,22 @@ fn diff_entries(file: &Path) -> Vec<Result<(String, String), (String, String)>> 
                         })
                         .map(|n| format!("{at} ({n})"))
                         .unwrap_or_else(|| at.clone());
-                    Ok((name, d.to_string()))
+                    super::diff::parse(&name, d, &|f| files.read(f))
                 }
-                None => Err((at.clone(), "no string field `diff`".to_string())),
+                None => Err("no string field `diff`".to_string()),
             },
-            Ok(_) => Err((at.clone(), "expected a string or an object".to_string())),
-            Err(e) => Err((at.clone(), format!("invalid JSON: {e}"))),
+            Ok(_) => Err("expected a string or an object".to_string()),
         };
-        out.push(entry);
-    }
-    out
-}
-
-/// Whether a JSON text is an edit-list manifest: `patches` holds objects.
-fn is_edit_list(text: &str) -> bool {
-    serde_json::from_str::<serde_json::Value>(text)
-        .ok()
-        .and_then(|v| v.get("patches")?.as_array()?.first().map(|p| p.is_object()))
-        .unwrap_or(false)
-}
-
-/// An edit-list manifest.
-#[derive(serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-struct EditList {
-    #[serde(default)]
-    bug: Option<String>,
-    patches: Vec<ListedPatch>,
-}
-
-#[derive(serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ListedPatch {
-    #[serde(default)]
-    name: Option<String>,
-    edits: Vec<ListedEdit>,
-}
-
-/// One edit: `unpatched` as it reads in `filename` (on line `line` when given, else the only
-/// place it occurs) becomes `patched`.
-#[derive(serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ListedEdit {
-    filename: String,
-    #[serde(default)]
-    line: Option<usize>,
-    unpatched: String,
-    patched: String,
-}
-
-type Listed = (String, Vec<EditPatch>, Vec<Unreadable>);
-
-/// Reads an edit-list manifest: its bug, its usable patches and the others with why.
-fn edit_list(
-    file: &Path,
-    text: &str,
-    read: &dyn Fn(&str) -> Option<String>,
-) -> Result<Listed, String> {
-    let de = &mut serde_json::Deserializer::from_str(text);
-    let list: EditList = serde_path_to_error::deserialize(de)
-        .map_err(|e| format!("invalid edit list at field `{}`: {}", e.path(), e.inner()))?;
-    let shown = file.display().to_string();
-    let bug = list.bug.unwrap_or_else(|| stem(file));
-    let (mut patches, mut bad) = (Vec::new(), Vec::new());
-    for (i, p) in list.patches.into_iter().enumerate() {
-        let name = p.name.unwrap_or_else(|| format!("patch {i}"));
-        let located: Result<Vec<FileEdit>, String> = p
-            .edits
-            .into_iter()
-            .enumerate()
-            .map(|(j, e)| locate(e, read).map_err(|why| format!("edits[{j}]: {why}")))
-            .collect();
-        match located {
-            Ok(edits) => patches.push(EditPatch { name, edits }),
-            Err(why) => bad.push(Unreadable {
-                source: format!("{shown} ({name})"),
-                why: format!("patches[{i}].{why}"),
-            }),
+        match entry {
+            Ok(p) => patches.push(p),
+            Err(why) => bad.push(Unreadable { source: at, why }),
         }
     }
-    Ok((bug, patches, bad))
-}
-
-/// Finds an edit's text in its file.
-fn locate(e: ListedEdit, read: &dyn Fn(&str) -> Option<String>) -> Result<FileEdit, String> {
-    if let Some(why) = super::filename_problem(&e.filename) {
-        return Err(format!("filename: {why}"));
+    Input::Patches {
+        bug: bug.unwrap_or_else(|| if recoder { stem(file) } else { "diff".into() }),
+        patches,
+        bad,
     }
-    let text = read(&e.filename).ok_or_else(|| format!("{}: no such file", e.filename))?;
-    let found: Vec<usize> = text.match_indices(&e.unpatched).map(|(i, _)| i).collect();
-    let start = match e.line {
-        _ if e.unpatched.is_empty() && e.line.is_none() => {
-            return Err("an insertion (empty `unpatched`) needs its `line`".into())
-        }
-        Some(line) => {
-            let begins = text
-                .split_inclusive('\n')
-                .take(line.saturating_sub(1))
-                .map(str::len)
-                .sum::<usize>();
-            match found
-                .iter()
-                .find(|&&i| i >= begins && line_of(&text, i) == line)
-            {
-                Some(&i) => i,
-                None if e.unpatched.is_empty() => begins,
-                None => {
-                    return Err(format!(
-                        "{}: line {line} does not contain the edit's `unpatched` text",
-                        e.filename
-                    ))
-                }
-            }
-        }
-        None => match found.as_slice() {
-            [i] => *i,
-            [] => return Err(format!("{}: `unpatched` is not in the file", e.filename)),
-            many => {
-                return Err(format!(
-                    "{}: `unpatched` occurs {} times (lines {}); give its `line`",
-                    e.filename,
-                    many.len(),
-                    many.iter()
-                        .map(|&i| line_of(&text, i).to_string())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ))
-            }
-        },
-    };
-    Ok(FileEdit {
-        filename: e.filename,
-        start,
-        unpatched: e.unpatched,
-        patched: e.patched,
-    })
-}
-
-fn stem(file: &Path) -> String {
-    file.file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "patches".into())
 }
 
 /// Groups patches into sets and writes them to `inputs/<bug>-<content hash>/`.
@@ -271,7 +423,19 @@ fn write_groups(
             Err(e) => Err(format!("{}: {e}", path.display())),
         }
     };
-    let (sets, failed): (Vec<PatchSet>, _) = group(bug, patches, &read);
+    let names: Vec<String> = patches.iter().map(|p| p.name.clone()).collect();
+    let grouped =
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| group(bug, patches, &read)));
+    let (sets, failed): (Vec<PatchSet>, _) = grouped.unwrap_or_else(|panic| {
+        let why = format!(
+            "internal error grouping the patches into sets (a bug of patchval's): {}",
+            panic_text(&panic)
+        );
+        (
+            Vec::new(),
+            names.into_iter().map(|n| (n, why.clone())).collect(),
+        )
+    });
     out.unreadable.extend(
         failed
             .into_iter()

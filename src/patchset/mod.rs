@@ -1,11 +1,36 @@
-//! Reading ExpressAPR manifest-v3 patch sets, expanding globs, and checking them against the file on disk.
+//! Reading ExpressAPR manifest-v3 patch sets and checking them against the file on disk; the
+//! readers of the other patch formats in the modules below.
 
 pub mod diff;
+pub mod editlist;
 pub mod edits;
 pub mod inputs;
+pub mod recoder;
+pub mod recoder_tree;
+pub mod tbar;
+pub mod unified;
 
 use crate::model::PatchSet;
 use std::path::{Path, PathBuf};
+
+/// A patch that could not be read into edits, reported as an `E` of its own.
+#[derive(Debug, Clone)]
+pub struct Unreadable {
+    /// The input file (with `:LINE` for a JSON-lines entry, `[K]` for a record).
+    pub source: String,
+    pub why: String,
+}
+
+/// A file's name without its extension.
+pub(crate) fn stem(file: &Path) -> String {
+    file.file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "patches".into())
+}
+
+/// Finds the project file a repair tool's name for it means: its path below the project root
+/// and its text, or why there is none (`inputs::Files::resolve`).
+pub type Resolve<'a> = &'a dyn Fn(&str) -> Result<(String, String), String>;
 
 /// Why a patch set could not be used.
 #[derive(Debug, thiserror::Error)]
@@ -119,13 +144,14 @@ pub fn load(path: &Path) -> Result<PatchSet, PatchSetError> {
     parse(path, &text)
 }
 
-/// How many patches a file lists, even when it is not a valid manifest (0 when unknown).
+/// How many patches a file lists, even when it is not a valid manifest (1 when unknown: the
+/// file is then one `E` of its own).
 pub fn patch_count(path: &Path) -> usize {
     std::fs::read_to_string(path)
         .ok()
         .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
         .and_then(|v| v.get("patches").and_then(|p| p.as_array()).map(Vec::len))
-        .unwrap_or(0)
+        .unwrap_or(1)
 }
 
 /// Checks that the patch set was made against `actual` (the file on disk), tolerating what
@@ -160,6 +186,42 @@ pub fn check_context(
             actual.len()
         ),
     })
+}
+
+/// Narrows a set's location to the code it holds when its unpatched text starts or ends with
+/// whitespace (a converter working line by line writes whole lines, indentation and line end
+/// included): that whitespace moves into the contexts and each patch loses it (`edits::
+/// narrow_patch`), so the location is a statement the weaver can take. Returns what changed.
+pub fn narrow_location(set: &mut PatchSet) -> Option<String> {
+    let (lu, tu) = (edits::lead(&set.unpatched), edits::trail(&set.unpatched));
+    if (lu == 0 && tu == 0) || lu == set.unpatched.len() {
+        return None;
+    }
+    let end = set.unpatched.len() - tu;
+    let (ws1, ws2) = (
+        set.unpatched[..lu].to_string(),
+        set.unpatched[end..].to_string(),
+    );
+    let mut moved = Vec::new();
+    for (i, p) in set.patches.iter_mut().enumerate() {
+        let (narrowed, exact) = edits::narrow_patch(&ws1, &ws2, p);
+        if !exact {
+            moved.push(i);
+        }
+        *p = narrowed;
+    }
+    set.context_above.push_str(&ws1);
+    set.context_below.insert_str(0, &ws2);
+    set.unpatched = set.unpatched[lu..end].to_string();
+    let mut note =
+        "location: the whitespace around the unpatched code stays in the file".to_string();
+    if !moved.is_empty() {
+        note.push_str(&format!(
+            "; patch(es) {moved:?} have fewer line breaks around their code than the file there \
+             (whole lines deleted): a blank line stays, and the lines below move by as many"
+        ));
+    }
+    Some(note)
 }
 
 /// `text` with CRLF line ends as LF, and for each byte of the result the offset of the byte it
@@ -230,47 +292,6 @@ fn refit(set: &mut PatchSet, actual: &str) -> Option<String> {
         "context: {}; the unpatched text was located on the file, whose text the patched files keep",
         what.join("; ")
     ))
-}
-
-/// Expands arguments that are files, directories (their `*.json`) or glob patterns, in order, without duplicates.
-pub fn expand(args: &[String]) -> Result<Vec<PathBuf>, PatchSetError> {
-    expand_with(args, &["json"])
-}
-
-/// [`expand`], taking from directories the files with one of the extensions `exts`.
-pub fn expand_with(args: &[String], exts: &[&str]) -> Result<Vec<PathBuf>, PatchSetError> {
-    let mut out: Vec<PathBuf> = Vec::new();
-    for arg in args {
-        let p = Path::new(arg);
-        let mut found: Vec<PathBuf> = Vec::new();
-        if p.is_dir() {
-            for e in walkdir::WalkDir::new(p).max_depth(1).sort_by_file_name() {
-                let e = e.map_err(|_| PatchSetError::NoMatch(arg.clone()))?;
-                if e.file_type().is_file()
-                    && e.path()
-                        .extension()
-                        .is_some_and(|x| exts.iter().any(|w| x == *w))
-                    && e.file_name() != "expected.json"
-                {
-                    found.push(e.into_path());
-                }
-            }
-        } else if p.is_file() {
-            found.push(p.to_path_buf());
-        } else if let Ok(paths) = glob::glob(arg) {
-            found.extend(paths.flatten().filter(|p| p.is_file()));
-            found.sort();
-        }
-        if found.is_empty() {
-            return Err(PatchSetError::NoMatch(arg.clone()));
-        }
-        for f in found {
-            if !out.contains(&f) {
-                out.push(f);
-            }
-        }
-    }
-    Ok(out)
 }
 
 #[cfg(test)]

@@ -1,0 +1,623 @@
+//! Recoder's printed AST (the `code` field of its candidate records) read back into Java text.
+//!
+//! Recoder prints a javalang tree as tokens: a token other than `^` opens a node under the current
+//! one, `^` closes it, and a leaf carries `_ter` (`member x_ter ^ ^`). Node names alternate between
+//! javalang classes (`MethodInvocation`) and their attributes (`member`, `arguments`). The text
+//! keeps the shape Recoder's evaluation writes into the file: no indentation, each statement ends
+//! with `;\n`, conditions are `(c)`, binary operations are fully parenthesised, and an `if` without
+//! a then-statement is only its head `if(c){\n` (Recoder closes that block itself; when more
+//! statements follow it under `root`, they go inside and the block is closed after them). A root
+//! `condition` (a rewritten if-condition) becomes the head `if(c){\n`, a root `control` the head of
+//! a `for`. Recoder's placeholder for string and char literals, `<string>`, becomes `"null"`, as
+//! its evaluation does when the old line suggests nothing better. Where Recoder's printer would
+//! write invalid Java (or nothing, as for `throw` and `assert`), the text is the Java the node
+//! means; what it cannot print at all (switch, lambdas, anonymous classes) is an error.
+
+/// Trees deeper than this are refused rather than printed (the printer recurses).
+const MAX_DEPTH: usize = 500;
+
+type Res<T> = Result<T, String>;
+type Printer = fn(&Node) -> Res<String>;
+
+/// Attributes javalang prints that make no difference here (a statement's `label` is printed by
+/// [`stmt`]).
+const IGNORED: [&str; 3] = ["annotations", "documentation", "label"];
+
+struct Node<'a> {
+    name: &'a str,
+    kids: Vec<Node<'a>>,
+}
+
+impl<'a> Node<'a> {
+    /// The javalang class (or the text of a leaf), without the `_ter` suffix.
+    fn kind(&self) -> &'a str {
+        self.name.strip_suffix("_ter").unwrap_or(self.name)
+    }
+    fn attr(&self, name: &str) -> Option<&Node<'a>> {
+        self.kids.iter().find(|k| k.name == name)
+    }
+    fn need(&self, name: &str) -> Res<&Node<'a>> {
+        self.attr(name)
+            .ok_or_else(|| format!("`{}` lacks `{name}`", self.kind()))
+    }
+    /// The nodes an attribute holds (none if it is absent).
+    fn kids(&self, name: &str) -> &[Node<'a>] {
+        self.attr(name).map_or(&[], |a| &a.kids)
+    }
+    /// The one node an attribute node holds.
+    fn only(&self) -> Res<&Node<'a>> {
+        match self.kids.as_slice() {
+            [k] => Ok(k),
+            ks => Err(format!("`{}` holds {} nodes, not one", self.name, ks.len())),
+        }
+    }
+    fn one(&self, name: &str) -> Res<&Node<'a>> {
+        self.need(name)?.only()
+    }
+    /// [`Node::check`] for an expression, which may also carry javalang's `Primary` attributes.
+    fn check_expr(&self, allowed: &[&str]) -> Res<()> {
+        let decor = [
+            "prefix_operators",
+            "postfix_operators",
+            "qualifier",
+            "selectors",
+        ];
+        self.check(&[allowed, &decor[..]].concat())
+    }
+    /// Refuses attributes the printer does not know for this node, and repeated ones.
+    fn check(&self, allowed: &[&str]) -> Res<()> {
+        for (i, k) in self.kids.iter().enumerate() {
+            if !allowed.contains(&k.name) && !IGNORED.contains(&k.name) {
+                return Err(format!("unexpected `{}` in `{}`", k.name, self.kind()));
+            }
+            if self.kids.iter().take(i).any(|p| p.name == k.name) {
+                return Err(format!("`{}` twice in `{}`", k.name, self.kind()));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Whether `code` is in Recoder's printed-AST form (starts with the token `root` and closes nodes with `^`) rather than Java text.
+pub fn is_tree(code: &str) -> bool {
+    let mut tokens = code.split_whitespace();
+    tokens.next() == Some("root") && tokens.any(|t| t == "^")
+}
+
+/// The Java text of the statements under `root`, as Recoder's evaluation writes them into the file.
+/// Err names the node that cannot be printed (e.g. "unsupported node `SwitchStatement`") or what is malformed.
+pub fn to_java(code: &str) -> Result<String, String> {
+    let root = parse(code)?;
+    let mut out = String::new();
+    let mut open = 0;
+    for (i, k) in root.kids.iter().enumerate() {
+        let head_only = k.kind() == "IfStatement"
+            && k.attr("then_statement").is_none()
+            && k.attr("else_statement").is_none();
+        out += &match k.kind() {
+            "condition" => format!("if{}{{\n", cond(k)?),
+            "control" => format!("{}{{\n", for_head(k.only()?)?),
+            _ if head_only => {
+                k.check(&["condition"])?;
+                open += usize::from(i + 1 < root.kids.len());
+                format!("if{}{{\n", cond(k.need("condition")?)?)
+            }
+            _ => stmt(k)?,
+        };
+    }
+    Ok(out + &"}\n".repeat(open))
+}
+
+/// Builds the tree without recursion; closing `^` missing at the end are supplied, extra ones
+/// after the root closed are ignored.
+fn parse(code: &str) -> Res<Node<'_>> {
+    let mut tokens = code.split_whitespace();
+    if tokens.next() != Some("root") {
+        return Err("not a Recoder tree: the first token is not `root`".into());
+    }
+    let mut stack = vec![Node {
+        name: "root",
+        kids: vec![],
+    }];
+    let mut closed = false;
+    for t in tokens {
+        if t == "^" {
+            closed |= stack.len() == 1;
+            close(&mut stack);
+        } else if closed {
+            return Err(format!("token `{t}` after the root was closed"));
+        } else if stack.len() >= MAX_DEPTH {
+            return Err(format!("tree deeper than {MAX_DEPTH} nodes"));
+        } else {
+            stack.push(Node {
+                name: t,
+                kids: vec![],
+            });
+        }
+    }
+    while stack.len() > 1 {
+        close(&mut stack);
+    }
+    stack.pop().ok_or_else(|| "empty tree".to_string())
+}
+
+/// Moves the innermost open node under its parent (the root stays open).
+fn close(stack: &mut Vec<Node<'_>>) {
+    if stack.len() > 1 {
+        if let Some(n) = stack.pop() {
+            if let Some(parent) = stack.last_mut() {
+                parent.kids.push(n);
+            }
+        }
+    }
+}
+
+/// The text of a leaf, with javalang's placeholders turned back into Java.
+fn word(raw: &str) -> Res<String> {
+    match raw {
+        "" => Err("empty name".into()),
+        "<string>" => Ok("\"null\"".into()),
+        "<empty>" => Err("placeholder `<empty>` has no Java text".into()),
+        s => Ok(s.strip_suffix("^<>").map_or(s.into(), |p| format!("{p}^"))),
+    }
+}
+
+/// The texts of an attribute's leaves (`modifiers final_ter ^ static_ter ^`).
+fn words(attr: &Node) -> Res<Vec<String>> {
+    let leaf = |k: &Node| {
+        if k.kids.is_empty() {
+            word(k.kind())
+        } else {
+            Err(format!("`{}` holds `{}`, not a name", attr.name, k.kind()))
+        }
+    };
+    attr.kids.iter().map(leaf).collect()
+}
+
+/// The text of an attribute holding one leaf (`member x_ter ^`).
+fn text(attr: &Node) -> Res<String> {
+    attr.only()?;
+    Ok(words(attr)?.concat())
+}
+
+fn join(nodes: &[Node], sep: &str, print: Printer) -> Res<String> {
+    let mut out = String::new();
+    for (i, n) in nodes.iter().enumerate() {
+        if i > 0 {
+            out += sep;
+        }
+        out += &print(n)?;
+    }
+    Ok(out)
+}
+
+fn unsupported(n: &Node) -> String {
+    format!("unsupported node `{}`", n.kind())
+}
+
+fn cond(attr: &Node) -> Res<String> {
+    Ok(format!("({})", expr(attr.only()?)?))
+}
+
+fn stmt(n: &Node) -> Res<String> {
+    // One printer per kind keeps the recursion's stack frames small.
+    let print: Printer = match n.kind() {
+        "StatementExpression" => expr_stmt,
+        "LocalVariableDeclaration" => |n| Ok(var_decl(n)? + ";\n"),
+        "IfStatement" => if_stmt,
+        "ReturnStatement" | "ThrowStatement" => exit_stmt,
+        "BreakStatement" | "ContinueStatement" => jump,
+        "AssertStatement" => assert_stmt,
+        "WhileStatement" | "DoStatement" | "ForStatement" => loop_stmt,
+        "BlockStatement" => block,
+        "Statement" => |n| n.check(&[]).map(|()| ";\n".into()),
+        "SynchronizedStatement" => sync_stmt,
+        "TryStatement" => try_stmt,
+        _ => return Err(unsupported(n)),
+    };
+    match n.attr("label") {
+        Some(l) => Ok(format!("{}: {}", text(l)?, print(n)?)),
+        None => print(n),
+    }
+}
+
+fn stmts(nodes: &[Node]) -> Res<String> {
+    join(nodes, "", stmt)
+}
+
+/// The statements of a body or branch attribute; a block's braces are the caller's.
+fn branch(attr: &Node) -> Res<String> {
+    match attr.kids.as_slice() {
+        [b] if b.kind() == "BlockStatement" && b.attr("label").is_none() => {
+            b.check(&["statements"])?;
+            stmts(b.kids("statements"))
+        }
+        ks => stmts(ks),
+    }
+}
+
+fn expr_stmt(n: &Node) -> Res<String> {
+    n.check(&["expression"])?;
+    Ok(top_expr(n.one("expression")?)? + ";\n")
+}
+
+fn if_stmt(n: &Node) -> Res<String> {
+    n.check(&["condition", "then_statement", "else_statement"])?;
+    let head = format!("if{}{{\n", cond(n.need("condition")?)?);
+    let then = n.attr("then_statement").map_or(Ok(String::new()), branch)?;
+    match n.attr("else_statement") {
+        Some(e) => Ok(format!("{head}{then}}}else{{\n{}}}\n", branch(e)?)),
+        None => Ok(format!("{head}{then}}}\n")),
+    }
+}
+
+/// `return x;` or `throw x;`.
+fn exit_stmt(n: &Node) -> Res<String> {
+    n.check(&["expression"])?;
+    let word = n.kind().trim_end_matches("Statement").to_lowercase();
+    match n.attr("expression") {
+        Some(e) => Ok(format!("{word} {};\n", expr(e.only()?)?)),
+        None if word == "return" => Ok("return;\n".into()),
+        None => Err("`ThrowStatement` lacks `expression`".into()),
+    }
+}
+
+fn jump(n: &Node) -> Res<String> {
+    n.check(&["goto"])?;
+    let word = n.kind().trim_end_matches("Statement").to_lowercase();
+    match n.attr("goto") {
+        Some(l) => Ok(format!("{word} {};\n", text(l)?)),
+        None => Ok(format!("{word};\n")),
+    }
+}
+
+fn assert_stmt(n: &Node) -> Res<String> {
+    n.check(&["condition", "value"])?;
+    let c = expr(n.one("condition")?)?;
+    match n.attr("value") {
+        Some(v) => Ok(format!("assert {c} : {};\n", expr(v.only()?)?)),
+        None => Ok(format!("assert {c};\n")),
+    }
+}
+
+/// `while(c){...}`, `do{...}while(c);` or `for(...){...}`.
+fn loop_stmt(n: &Node) -> Res<String> {
+    let body = n.attr("body").map_or(Ok(String::new()), branch)?;
+    match n.kind() {
+        "ForStatement" => {
+            n.check(&["control", "body"])?;
+            Ok(format!("{}{{\n{body}}}\n", for_head(n.one("control")?)?))
+        }
+        "DoStatement" => {
+            n.check(&["condition", "body"])?;
+            Ok(format!(
+                "do{{\n{body}}}while{};\n",
+                cond(n.need("condition")?)?
+            ))
+        }
+        _ => {
+            n.check(&["condition", "body"])?;
+            Ok(format!(
+                "while{}{{\n{body}}}\n",
+                cond(n.need("condition")?)?
+            ))
+        }
+    }
+}
+
+fn block(n: &Node) -> Res<String> {
+    n.check(&["statements"])?;
+    Ok(format!("{{\n{}}}\n", stmts(n.kids("statements"))?))
+}
+
+fn sync_stmt(n: &Node) -> Res<String> {
+    n.check(&["lock", "block"])?;
+    let lock = expr(n.one("lock")?)?;
+    Ok(format!(
+        "synchronized({lock}){{\n{}}}\n",
+        stmts(n.kids("block"))?
+    ))
+}
+
+fn try_stmt(n: &Node) -> Res<String> {
+    n.check(&["block", "catches", "finally_block"])?;
+    let mut s = format!("try{{\n{}}}", stmts(n.kids("block"))?);
+    for c in n.kids("catches") {
+        if c.kind() != "CatchClause" {
+            return Err(unsupported(c));
+        }
+        c.check(&["parameter", "block"])?;
+        let p = c.one("parameter")?;
+        if p.kind() != "CatchClauseParameter" {
+            return Err(unsupported(p));
+        }
+        p.check(&["modifiers", "types", "name"])?;
+        let (types, name) = (words(p.need("types")?)?.join(" | "), text(p.need("name")?)?);
+        let block = stmts(c.kids("block"))?;
+        s += &format!("catch({}{types} {name}){{\n{block}}}", modifiers(p)?);
+    }
+    if let Some(f) = n.attr("finally_block") {
+        s += &format!("finally{{\n{}}}", stmts(&f.kids)?);
+    }
+    Ok(s + "\n")
+}
+
+/// `for(init;cond;update)` or `for(T x : xs)`.
+fn for_head(c: &Node) -> Res<String> {
+    match c.kind() {
+        "ForControl" => {
+            c.check(&["init", "condition", "update"])?;
+            let init = match c.kids("init") {
+                [d] if d.kind() == "VariableDeclaration" => var_decl(d)?,
+                es => join(es, ", ", top_expr)?,
+            };
+            let test = c.attr("condition").map(|e| expr(e.only()?)).transpose()?;
+            let update = join(c.kids("update"), ", ", top_expr)?;
+            Ok(format!("for({init};{};{update})", test.unwrap_or_default()))
+        }
+        "EnhancedForControl" => {
+            c.check(&["var", "iterable"])?;
+            let var = var_decl(c.one("var")?)?;
+            Ok(format!("for({var} : {})", expr(c.one("iterable")?)?))
+        }
+        _ => Err(unsupported(c)),
+    }
+}
+
+/// `final static ` (with the trailing space, or nothing).
+fn modifiers(n: &Node) -> Res<String> {
+    let mods = n.attr("modifiers").map(words).transpose()?;
+    Ok(mods
+        .unwrap_or_default()
+        .into_iter()
+        .map(|m| m + " ")
+        .collect())
+}
+
+/// `final T a = 1, b[]` of a (local) variable declaration, without the `;`.
+fn var_decl(n: &Node) -> Res<String> {
+    if !matches!(n.kind(), "LocalVariableDeclaration" | "VariableDeclaration") {
+        return Err(unsupported(n));
+    }
+    n.check(&["modifiers", "type", "declarators"])?;
+    let declarator = |d: &Node| {
+        if d.kind() != "VariableDeclarator" {
+            return Err(unsupported(d));
+        }
+        d.check(&["name", "dimensions", "initializer"])?;
+        let s = text(d.need("name")?)? + &dims(d)?;
+        match d.attr("initializer") {
+            Some(i) => Ok(format!("{s} = {}", expr(i.only()?)?)),
+            None => Ok(s),
+        }
+    };
+    let decls = n.need("declarators")?.kids.iter().map(declarator);
+    let decls = decls.collect::<Res<Vec<_>>>()?.join(", ");
+    if decls.is_empty() {
+        return Err("a variable declaration without declarators".into());
+    }
+    Ok(format!("{}{} {decls}", modifiers(n)?, ty(n.one("type")?)?))
+}
+
+/// The `[]` of a type's (or declarator's) dimensions.
+fn dims(n: &Node) -> Res<String> {
+    let dim = |d: &Node| match d.kind() {
+        "None" if d.kids.is_empty() => Ok("[]"),
+        k => Err(format!("a type dimension holds `{k}`")),
+    };
+    n.kids("dimensions").iter().map(dim).collect()
+}
+
+fn ty(n: &Node) -> Res<String> {
+    match n.kind() {
+        "BasicType" | "Type" => {
+            n.check(&["name", "dimensions"])?;
+            let name = n.attr("name").map(text).transpose()?;
+            Ok(name.unwrap_or_default() + &dims(n)?)
+        }
+        "ReferenceType" => {
+            n.check(&["name", "dimensions", "arguments", "sub_type", "subtype"])?;
+            let mut s = text(n.need("name")?)? + &type_args(n, "arguments")?;
+            if let Some(sub) = n.attr("sub_type").or_else(|| n.attr("subtype")) {
+                s += &format!(".{}", ty(sub.only()?)?);
+            }
+            Ok(s + &dims(n)?)
+        }
+        _ => Err(unsupported(n)),
+    }
+}
+
+/// `T`, `?`, `? extends T` or `? super T`.
+fn type_arg(n: &Node) -> Res<String> {
+    if n.kind() != "TypeArgument" {
+        return ty(n);
+    }
+    n.check(&["type", "pattern_type"])?;
+    let t = n.attr("type").map(|t| ty(t.only()?)).transpose()?;
+    match (n.attr("pattern_type").map(text).transpose()?, t) {
+        (Some(w), None) if w == "?" => Ok(w),
+        (Some(bound), Some(t)) => Ok(format!("? {bound} {t}")),
+        (None, Some(t)) => Ok(t),
+        _ => Err("a type argument without a type".into()),
+    }
+}
+
+fn type_args(n: &Node, attr: &str) -> Res<String> {
+    match n.attr(attr) {
+        Some(a) => Ok(format!("<{}>", join(&a.kids, ", ", type_arg)?)),
+        None => Ok(String::new()),
+    }
+}
+
+fn args(n: &Node) -> Res<String> {
+    join(n.kids("arguments"), ", ", expr)
+}
+
+fn expr(n: &Node) -> Res<String> {
+    // One printer per kind keeps the recursion's stack frames small.
+    let print: Printer = match n.kind() {
+        "Literal" => |n| {
+            n.check_expr(&["value"])
+                .and_then(|()| text(n.need("value")?))
+        },
+        "MemberReference" => member_ref,
+        "SuperMemberReference" => |n| Ok(format!("super.{}", member_ref(n)?)),
+        "MethodInvocation" | "SuperMethodInvocation" => invocation,
+        "ExplicitConstructorInvocation" | "SuperConstructorInvocation" => invocation,
+        "This" => |n| n.check_expr(&[]).map(|()| "this".into()),
+        "ClassCreator" | "InnerClassCreator" => creator,
+        "ArrayCreator" => array_creator,
+        "ArrayInitializer" => array_init,
+        "ClassReference" | "VoidClassReference" => class_ref,
+        "BinaryOperation" => binary,
+        "TernaryExpression" => ternary,
+        "Assignment" => |n| Ok(format!("({})", assignment(n)?)),
+        "Cast" => cast,
+        _ => return Err(unsupported(n)),
+    };
+    let core = print(n)?;
+    decorate(n, core)
+}
+
+fn member_ref(n: &Node) -> Res<String> {
+    n.check_expr(&["member"])?;
+    text(n.need("member")?)
+}
+
+/// A call: `<T>m(a, b)`, `super.m(a)`, `this(a)` or `super(a)`.
+fn invocation(n: &Node) -> Res<String> {
+    if n.kind().ends_with("ConstructorInvocation") {
+        n.check_expr(&["arguments", "type_arguments"])?;
+    } else {
+        n.check_expr(&["member", "arguments", "type_arguments"])?;
+    }
+    let targs = type_args(n, "type_arguments")?;
+    let callee = match n.kind() {
+        "ExplicitConstructorInvocation" => targs + "this",
+        "SuperConstructorInvocation" => targs + "super",
+        "SuperMethodInvocation" => format!("super.{targs}{}", text(n.need("member")?)?),
+        _ => targs + &text(n.need("member")?)?,
+    };
+    Ok(format!("{callee}({})", args(n)?))
+}
+
+fn creator(n: &Node) -> Res<String> {
+    n.check_expr(&["type", "arguments", "constructor_type_arguments"])?;
+    let targs = type_args(n, "constructor_type_arguments")?;
+    Ok(format!("new {targs}{}({})", ty(n.one("type")?)?, args(n)?))
+}
+
+fn array_creator(n: &Node) -> Res<String> {
+    n.check_expr(&["type", "dimensions", "initializer"])?;
+    let mut s = format!("new {}", ty(n.one("type")?)?);
+    for d in n.kids("dimensions") {
+        s += &match d.kind() {
+            "None" if d.kids.is_empty() => "[]".into(),
+            _ => format!("[{}]", expr(d)?),
+        };
+    }
+    match n.attr("initializer") {
+        Some(i) => Ok(s + &expr(i.only()?)?),
+        None => Ok(s),
+    }
+}
+
+fn array_init(n: &Node) -> Res<String> {
+    n.check_expr(&["initializers"])?;
+    Ok(format!("{{{}}}", join(n.kids("initializers"), ", ", expr)?))
+}
+
+fn class_ref(n: &Node) -> Res<String> {
+    if n.kind() == "VoidClassReference" {
+        return n.check_expr(&[]).map(|()| "void.class".into());
+    }
+    n.check_expr(&["type"])?;
+    Ok(format!("{}.class", ty(n.one("type")?)?))
+}
+
+fn binary(n: &Node) -> Res<String> {
+    n.check_expr(&["operator", "operandl", "operandr"])?;
+    let l = expr(n.one("operandl")?)?;
+    let r = n.one("operandr")?;
+    let r = match r.kind() {
+        "ReferenceType" | "BasicType" => ty(r)?, // `instanceof`
+        _ => expr(r)?,
+    };
+    Ok(format!("({l} {} {r})", text(n.need("operator")?)?))
+}
+
+fn ternary(n: &Node) -> Res<String> {
+    n.check_expr(&["condition", "if_true", "if_false"])?;
+    let c = cond(n.need("condition")?)?;
+    let (t, f) = (expr(n.one("if_true")?)?, expr(n.one("if_false")?)?);
+    Ok(format!("({c}?{t}:{f})"))
+}
+
+fn cast(n: &Node) -> Res<String> {
+    n.check_expr(&["type", "expression"])?;
+    Ok(format!(
+        "({}){}",
+        ty(n.one("type")?)?,
+        expr(n.one("expression")?)?
+    ))
+}
+
+/// An expression where Java takes a statement expression: an assignment is left bare.
+fn top_expr(n: &Node) -> Res<String> {
+    match n.kind() {
+        "Assignment" => assignment(n),
+        _ => expr(n),
+    }
+}
+
+fn assignment(n: &Node) -> Res<String> {
+    n.check(&["expressionl", "value", "type"])?;
+    let target = expr(n.one("expressionl")?)?;
+    let value = expr(n.one("value")?)?;
+    Ok(format!("{target} {} {value}", text(n.need("type")?)?))
+}
+
+/// Puts prefix operators, qualifier, selectors and postfix operators around an expression's core.
+fn decorate(n: &Node, core: String) -> Res<String> {
+    let qual = match n.attr("qualifier").map(Node::only).transpose()? {
+        Some(q) if q.kids.is_empty() => word(q.kind())? + ".",
+        Some(q) => expr(q)? + ".",
+        None => String::new(),
+    };
+    let mut sels = String::new();
+    for s in n.kids("selectors") {
+        sels += &if s.kind() == "ArraySelector" {
+            s.check(&["index"])?;
+            format!("[{}]", expr(s.one("index")?)?)
+        } else {
+            format!(".{}", expr(s)?)
+        };
+    }
+    let post = n.attr("postfix_operators").map(words).transpose()?;
+    let post = post.unwrap_or_default().concat();
+    let wrap = n.kind() == "Cast"; // `((T)x).m()` is not `(T)x.m()`
+    let core = if wrap && !(qual.is_empty() && sels.is_empty() && post.is_empty()) {
+        format!("({core})")
+    } else {
+        core
+    };
+    let pre = n.attr("prefix_operators").map(words).transpose()?;
+    let mut out = String::new();
+    for piece in pre
+        .unwrap_or_default()
+        .iter()
+        .chain([&(qual + &core + &sels)])
+    {
+        // `-` before `-x` must not become the decrement `--x`.
+        let sign = |c: Option<char>| matches!(c, Some('+' | '-'));
+        if sign(out.chars().last()) && sign(piece.chars().next()) {
+            out.push(' ');
+        }
+        out += piece;
+    }
+    Ok(out + &post)
+}
+
+#[cfg(test)]
+#[path = "recoder_tree_tests.rs"]
+mod tests;
