@@ -1,6 +1,6 @@
 //! The command line: `init`, `run`, `fuzz`, `warm-check` and the hidden `worker`; turns errors into messages and exit codes.
 
-use crate::exit;
+use crate::exit::ExitCode;
 use crate::model::Technique;
 use crate::project::warm_baseline::BaselineMode;
 use crate::project::{self, Overrides, Toolchain};
@@ -169,15 +169,15 @@ fn init_logging(default: &str) {
 }
 
 /// Runs the command line and returns the process exit code.
-pub fn main() -> i32 {
+pub fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {
             let _ = e.print();
             return if e.use_stderr() {
-                exit::USAGE
+                ExitCode::Usage
             } else {
-                exit::OK
+                ExitCode::Ok
             };
         }
     };
@@ -189,10 +189,10 @@ pub fn main() -> i32 {
         } => {
             init_logging("warn");
             match crate::worker::serve(&java_home, &class_path, &jvm_opt) {
-                Ok(()) => exit::OK,
+                Ok(()) => ExitCode::Ok,
                 Err(e) => {
                     eprintln!("patchval worker: {e}");
-                    exit::ENVIRONMENT
+                    ExitCode::Environment
                 }
             }
         }
@@ -271,7 +271,7 @@ pub fn main() -> i32 {
             match result {
                 Ok(state) => {
                     crate::report::print_init(&state);
-                    exit::OK
+                    ExitCode::Ok
                 }
                 Err(e) => {
                     eprintln!("patchval init: {e}");
@@ -279,10 +279,10 @@ pub fn main() -> i32 {
                         project::ProjectError::NoJdk(_)
                         | project::ProjectError::NoJunit(_)
                         | project::ProjectError::Worker(_)
-                        | project::ProjectError::Javac { .. } => exit::ENVIRONMENT,
+                        | project::ProjectError::Javac { .. } => ExitCode::Environment,
                         project::ProjectError::DoesNotCompile { .. }
-                        | project::ProjectError::NoTests(_) => exit::PROJECT,
-                        _ => exit::USAGE,
+                        | project::ProjectError::NoTests(_) => ExitCode::Project,
+                        _ => ExitCode::Usage,
                     }
                 }
             }
@@ -319,9 +319,9 @@ pub fn main() -> i32 {
                 },
             };
             match crate::run::run(&WorkDir::new(&work_dir), &patchsets, &options) {
-                Ok(summary) if summary.not_validated.is_some() => exit::INTERRUPTED,
-                Ok(summary) if summary.all_validated() => exit::OK,
-                Ok(_) => exit::PARTIAL,
+                Ok(summary) if summary.not_validated.is_some() => ExitCode::Interrupted,
+                Ok(summary) if summary.all_validated() => ExitCode::Ok,
+                Ok(_) => ExitCode::Partial,
                 Err(e) => {
                     eprintln!("patchval run: {e:#}");
                     // A work dir that cannot be read or written (full disk, read-only).
@@ -334,9 +334,9 @@ pub fn main() -> i32 {
                             )
                         })
                     {
-                        exit::ENVIRONMENT
+                        ExitCode::Environment
                     } else {
-                        exit::USAGE
+                        ExitCode::Usage
                     }
                 }
             }
@@ -346,12 +346,12 @@ pub fn main() -> i32 {
 
 /// `warm-check`: prints each differing test and the summary; exit 0 when none differ,
 /// DISAGREEMENT when some do.
-fn warm_check(wd: &WorkDir, test: &[String], rounds: u32, reset: bool) -> i32 {
+fn warm_check(wd: &WorkDir, test: &[String], rounds: u32, reset: bool) -> ExitCode {
     let state = match wd.load() {
         Ok(s) => s,
         Err(e) => {
             eprintln!("patchval warm-check: {e}");
-            return exit::ENVIRONMENT;
+            return ExitCode::Environment;
         }
     };
     let mut only = Vec::new();
@@ -360,7 +360,7 @@ fn warm_check(wd: &WorkDir, test: &[String], rounds: u32, reset: bool) -> i32 {
             Ok(p) => only.push(p),
             Err(e) => {
                 eprintln!("patchval warm-check: --test pattern {g:?}: {e}");
-                return exit::USAGE;
+                return ExitCode::Usage;
             }
         }
     }
@@ -373,16 +373,16 @@ fn warm_check(wd: &WorkDir, test: &[String], rounds: u32, reset: bool) -> i32 {
                 println!("{line}");
             }
             if report.differences.is_empty() {
-                exit::OK
+                ExitCode::Ok
             } else {
-                exit::DISAGREEMENT
+                ExitCode::Disagreement
             }
         }
         Err(e) => {
             eprintln!("patchval warm-check: {e}");
             match e {
-                project::warm::WarmError::NoAsm(_) => exit::ENVIRONMENT,
-                _ => exit::INTERNAL,
+                project::warm::WarmError::NoAsm(_) => ExitCode::Environment,
+                _ => ExitCode::Internal,
             }
         }
     }

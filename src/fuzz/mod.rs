@@ -13,7 +13,7 @@ pub mod rng;
 #[cfg(test)]
 mod tests;
 
-use crate::exit;
+use crate::exit::ExitCode;
 use crate::model::PatchSet;
 use crate::workdir::WorkDir;
 use anyhow::Context;
@@ -447,7 +447,7 @@ fn summary_text(report: &Report, s: &serde_json::Value) -> String {
 }
 
 /// Runs the subcommand; returns the exit code (`DISAGREEMENT` when any patch's verdicts differ).
-pub fn command(args: &FuzzArgs) -> i32 {
+pub fn command(args: &FuzzArgs) -> ExitCode {
     let jobs = args
         .jobs
         .unwrap_or_else(|| {
@@ -457,14 +457,14 @@ pub fn command(args: &FuzzArgs) -> i32 {
         })
         .max(1);
     match fuzz(args, jobs) {
-        Ok(r) if r.disagreements.is_empty() => exit::OK,
-        Ok(_) => exit::DISAGREEMENT,
+        Ok(r) if r.disagreements.is_empty() => ExitCode::Ok,
+        Ok(_) => ExitCode::Disagreement,
         Err(e) => {
             eprintln!("patchval fuzz: {e:#}");
             if e.downcast_ref::<crate::workdir::WorkDirError>().is_some() {
-                exit::ENVIRONMENT
+                ExitCode::Environment
             } else {
-                exit::USAGE
+                ExitCode::Usage
             }
         }
     }
