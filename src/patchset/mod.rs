@@ -5,6 +5,7 @@ pub mod diff;
 pub mod editlist;
 pub mod edits;
 pub mod inputs;
+pub mod probe;
 pub mod recoder;
 pub mod recoder_tree;
 pub mod tbar;
