@@ -19,7 +19,7 @@ fn java_home() -> PathBuf {
     );
 }
 
-#[path = "src/project/junit_jars.rs"]
+#[path = "src/toolchain/junit_jars.rs"]
 mod junit_jars;
 
 /// JUnit 4 + Hamcrest, and the JUnit 5 Platform launcher + Jupiter engine (the agent's

@@ -1,9 +1,10 @@
 //! The command line: `init`, `run`, `fuzz`, `warm-check` and the hidden `worker`; turns errors into messages and exit codes.
 
 use crate::exit::ExitCode;
+use crate::init::warm_baseline::BaselineMode;
 use crate::model::Technique;
-use crate::project::warm_baseline::BaselineMode;
-use crate::project::{self, Overrides, Toolchain};
+use crate::project::{self, Overrides};
+use crate::toolchain::Toolchain;
 use crate::workdir::WorkDir;
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -65,7 +66,7 @@ enum Command {
         #[arg(long = "exclude-test-source")]
         exclude_test_source: Vec<String>,
         /// Seconds one test may take in the baseline run before it is excluded.
-        #[arg(long = "baseline-timeout", default_value_t = crate::project::baseline::BASELINE_TIMEOUT.as_secs())]
+        #[arg(long = "baseline-timeout", default_value_t = crate::init::BASELINE_TIMEOUT.as_secs())]
         baseline_timeout: u64,
         /// Keep a fresh class loader for every test run (no warm loader, see DESIGN.md).
         #[arg(long = "no-warm", conflicts_with = "check_warm")]
@@ -158,12 +159,18 @@ enum Command {
     },
 }
 
+/// Logs on stderr at `default` level (or `PATCHVAL_LOG`'s filter), with colours only when
+/// stderr is a terminal and `NO_COLOR` is not set (https://no-color.org).
 fn init_logging(default: &str) {
+    use std::io::IsTerminal;
     let filter = tracing_subscriber::EnvFilter::try_from_env("PATCHVAL_LOG")
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default));
+    let colour = std::io::stderr().is_terminal()
+        && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
+        .with_ansi(colour)
         .with_target(false)
         .try_init();
 }
@@ -254,36 +261,26 @@ pub fn main() -> ExitCode {
                 if !from_flags {
                     flags.apply(&mut model);
                 }
-                project::baseline::init(
-                    &WorkDir::new(&work_dir),
-                    model,
-                    tools,
-                    std::time::Duration::from_secs(baseline_timeout),
-                    &triggers,
-                    match (no_warm, check_warm) {
+                let options = crate::init::Options {
+                    baseline_timeout: std::time::Duration::from_secs(baseline_timeout),
+                    declared_triggers: triggers,
+                    mode: match (no_warm, check_warm) {
                         (true, _) => BaselineMode::Fresh,
                         (_, true) => BaselineMode::Checked,
                         _ => BaselineMode::Warm,
                     },
-                    jobs.unwrap_or_else(default_jobs),
-                )
+                    jobs: jobs.unwrap_or_else(default_jobs),
+                };
+                crate::init::init(&WorkDir::new(&work_dir), model, tools, &options)
             })();
             match result {
                 Ok(state) => {
-                    crate::report::print_init(&state);
+                    println!("{}", crate::report::init_summary(&state));
                     ExitCode::Ok
                 }
                 Err(e) => {
                     eprintln!("patchval init: {e}");
-                    match e {
-                        project::ProjectError::NoJdk(_)
-                        | project::ProjectError::NoJunit(_)
-                        | project::ProjectError::Worker(_)
-                        | project::ProjectError::Javac { .. } => ExitCode::Environment,
-                        project::ProjectError::DoesNotCompile { .. }
-                        | project::ProjectError::NoTests(_) => ExitCode::Project,
-                        _ => ExitCode::Usage,
-                    }
+                    e.exit_code()
                 }
             }
         }
@@ -304,14 +301,16 @@ pub fn main() -> ExitCode {
             init_logging("info");
             let jobs = jobs.unwrap_or_else(default_jobs).max(1);
             let options = crate::run::Options {
-                jobs,
-                technique,
-                dedup: !no_dedup,
-                split_ms: (!no_split).then_some(split_ms.max(0.0)),
-                all_tests,
-                echo: true,
-                resume,
-                matrix,
+                core: crate::core::Options {
+                    jobs,
+                    technique,
+                    dedup: !no_dedup,
+                    split_ms: (!no_split).then_some(split_ms.max(0.0)),
+                    all_tests,
+                    matrix,
+                    resume,
+                    progress: true,
+                },
                 format: if diff {
                     crate::patchset::inputs::Format::Diff
                 } else {
@@ -323,21 +322,8 @@ pub fn main() -> ExitCode {
                 Ok(summary) if summary.all_validated() => ExitCode::Ok,
                 Ok(_) => ExitCode::Partial,
                 Err(e) => {
-                    eprintln!("patchval run: {e:#}");
-                    // A work dir that cannot be read or written (full disk, read-only).
-                    if e.downcast_ref::<crate::workdir::WorkDirError>().is_some()
-                        || e.downcast_ref::<std::io::Error>().is_some_and(|io| {
-                            use std::io::ErrorKind::*;
-                            matches!(
-                                io.kind(),
-                                StorageFull | ReadOnlyFilesystem | PermissionDenied
-                            )
-                        })
-                    {
-                        ExitCode::Environment
-                    } else {
-                        ExitCode::Usage
-                    }
+                    eprintln!("patchval run: {e}");
+                    e.exit_code()
                 }
             }
         }
@@ -345,15 +331,8 @@ pub fn main() -> ExitCode {
 }
 
 /// `warm-check`: prints each differing test and the summary; exit 0 when none differ,
-/// DISAGREEMENT when some do.
+/// `Disagreement` when some do.
 fn warm_check(wd: &WorkDir, test: &[String], rounds: u32, reset: bool) -> ExitCode {
-    let state = match wd.load() {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("patchval warm-check: {e}");
-            return ExitCode::Environment;
-        }
-    };
     let mut only = Vec::new();
     for g in test {
         match glob::Pattern::new(g) {
@@ -364,7 +343,7 @@ fn warm_check(wd: &WorkDir, test: &[String], rounds: u32, reset: bool) -> ExitCo
             }
         }
     }
-    match project::warm::check(wd, &state, &only, rounds, reset) {
+    match crate::core::warm_check(wd, &only, rounds, reset) {
         Ok(report) => {
             for d in &report.differences {
                 println!("differs\t{}\tfresh: {}\twarm: {}", d.test, d.fresh, d.warm);
@@ -380,10 +359,7 @@ fn warm_check(wd: &WorkDir, test: &[String], rounds: u32, reset: bool) -> ExitCo
         }
         Err(e) => {
             eprintln!("patchval warm-check: {e}");
-            match e {
-                project::warm::WarmError::NoAsm(_) => ExitCode::Environment,
-                _ => ExitCode::Internal,
-            }
+            e.exit_code()
         }
     }
 }

@@ -27,7 +27,7 @@ pub struct CompileSetup {
 /// Class path for compiling a patched or woven file: the project's classes, its dependencies,
 /// the agent jar (for `Rt`).
 pub fn compile_classpath(classes: &Path, deps: &[PathBuf], agent_jar: &Path) -> String {
-    crate::project::join_path(
+    crate::toolchain::join_path(
         std::iter::once(classes.to_path_buf())
             .chain(deps.iter().cloned())
             .chain(std::iter::once(agent_jar.to_path_buf())),

@@ -2,22 +2,28 @@
 //! would (javac + JUnit), fast, with mutant schemata and embedded JVMs. Modules in data-flow order.
 
 pub mod agent;
+pub mod bytecode;
 pub mod cli;
 pub mod compile;
+pub mod core;
 pub mod exit;
 pub mod fuzz;
+pub mod init;
 pub mod model;
 pub mod patchset;
-pub mod plain;
+
 pub mod pool;
 pub mod progress;
 pub mod project;
 pub mod records;
 pub mod report;
+pub mod rules;
 pub mod run;
 pub mod schedule;
 pub mod stop;
-pub mod validate;
+pub mod technique;
+pub mod toolchain;
+pub mod warm_check;
 pub mod weave;
 pub mod workdir;
 pub mod worker;

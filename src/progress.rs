@@ -57,6 +57,26 @@ pub fn set_started(name: &str, patches: usize) {
     }
 }
 
+/// The calling worker thread has no set: idle, or (`helping`) running a chunk of another set's
+/// tests. Not logged.
+pub fn between_sets(helping: bool) {
+    with_current(|s| {
+        *s = Slot {
+            set: if helping {
+                "(helping another set)".into()
+            } else {
+                String::new()
+            },
+            phase: if helping {
+                "running a chunk of another set's tests".into()
+            } else {
+                String::new()
+            },
+            ..Slot::default()
+        }
+    });
+}
+
 /// The calling worker thread's set enters `phase` (compiling, running tests, ...).
 pub fn phase(phase: &str) {
     with_current(|s| s.phase = phase.to_string());
@@ -144,6 +164,11 @@ impl Progress {
     /// Prints `line` (stdout) above the bars.
     pub fn println(&self, line: &str) {
         self.multi.suspend(|| println!("{line}"));
+    }
+
+    /// `n` more sets were submitted.
+    pub fn add_sets(&self, n: usize) {
+        self.sets.inc_length(n as u64);
     }
 
     /// One more set is done.

@@ -1,26 +1,16 @@
-//! Per-run records: every `run` gets `WORK/runs/NNNN/` (`run.json`, `result.jsonl`,
-//! `details.jsonl`) and `WORK/runs/latest` names the newest; each set's lines carry a key
-//! (patchval's version, technique, work-dir state, patch-set content) by which `run --resume`
-//! reuses what an earlier run decided.
+//! Per-run records, written here and nowhere else: every run gets `WORK/runs/NNNN/` (`run.json`,
+//! `result.jsonl`, `details.jsonl`, each set's lines also appended to the work dir's own) and
+//! `WORK/runs/latest` names the newest; each set's lines carry a key (patchval's version,
+//! technique, work-dir state, patch-set content) by which `run --resume` reuses what an earlier
+//! run decided.
 
-use crate::model::{Outcome, Technique};
-use crate::report::{Extra, SetResult};
+use crate::model::{fnv, Extra, Outcome, SetResult, Technique, FNV_START};
 use crate::workdir::WorkDir;
 use serde_json::{json, Value};
 use std::collections::HashMap;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
-
-/// FNV-1a, 64 bits: a stable hash (the same in every build), enough to tell contents apart.
-pub fn fnv(bytes: impl IntoIterator<Item = u8>, mut h: u64) -> u64 {
-    for b in bytes {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x100_0000_01b3);
-    }
-    h
-}
-
-pub const FNV_START: u64 = 0xcbf2_9ce4_8422_2325;
 
 fn unix_seconds() -> f64 {
     SystemTime::now()
@@ -123,6 +113,71 @@ impl RunRecord {
         self.meta["wall_seconds"] = json!(self.started.elapsed().as_secs_f64());
         self.meta["totals"] = totals;
         self.write_meta()
+    }
+}
+
+/// Writes results as they come, to the run's own files and appended to the work dir's
+/// `result.jsonl` and `details.jsonl` (every line names its run).
+pub struct Reporter {
+    run: String,
+    /// (results, details) pairs: the run's, then the work dir's.
+    files: Vec<(std::fs::File, std::fs::File)>,
+}
+
+impl Reporter {
+    /// `pairs`: (result file, details file) to append to.
+    pub fn open(run: &str, pairs: &[(&Path, &Path)]) -> std::io::Result<Reporter> {
+        let open = |p: &Path| {
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(p)
+        };
+        let mut files = Vec::new();
+        for (r, d) in pairs {
+            files.push((open(r)?, open(d)?));
+        }
+        Ok(Reporter {
+            run: run.to_string(),
+            files,
+        })
+    }
+
+    /// Writes and flushes one set's lines: its detail lines first, then its result line, so a
+    /// result line always comes after the whole set's details (what `--resume` relies on).
+    pub fn write(&mut self, r: &SetResult, key: Option<&str>) -> std::io::Result<()> {
+        let details = crate::report::detail_lines(r)?;
+        let line = crate::report::result_line(r, &self.run, key)?;
+        self.append(&details, &line)
+    }
+
+    /// Writes a set's lines reused from an earlier run for the set file `path` (same key), marked
+    /// with that run (`resumed_from`).
+    pub fn write_reused(&mut self, path: &Path, reused: &Reusable) -> std::io::Result<()> {
+        let path = path.display().to_string();
+        let mut details = Vec::new();
+        for d in &reused.details {
+            let mut d = d.clone();
+            d["patches_path"] = path.clone().into();
+            details.push(serde_json::to_string(&d)?);
+        }
+        let mut line = reused.line.clone();
+        line["patches_path"] = path.into();
+        line["run"] = self.run.clone().into();
+        line["resumed_from"] = reused.run.clone().into();
+        self.append(&details, &serde_json::to_string(&line)?)
+    }
+
+    fn append(&mut self, details: &[String], line: &str) -> std::io::Result<()> {
+        for (results, detail_file) in &mut self.files {
+            for d in details {
+                writeln!(detail_file, "{d}")?;
+            }
+            detail_file.flush()?;
+            writeln!(results, "{line}")?;
+            results.flush()?;
+        }
+        Ok(())
     }
 }
 

@@ -4,7 +4,7 @@
 
 mod common;
 use common::*;
-use patchval::project::baseline::worker_config;
+use patchval::pool::spawn::worker_config;
 use patchval::workdir::WorkDir;
 use std::process::Command;
 

@@ -176,4 +176,9 @@ fn inputs_that_are_not_patches_are_an_error_each_and_the_rest_is_validated() {
     }
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!stderr.contains("panicked"), "{stderr}");
+    // Logs to a pipe or a file carry no colour escapes.
+    assert!(
+        !stderr.contains('\x1b'),
+        "escape bytes in the log: {stderr}"
+    );
 }

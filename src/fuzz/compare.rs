@@ -1,10 +1,10 @@
-//! The three techniques run in-process on the generated sets (`run::run`), and the
+//! The three techniques run in-process on the generated sets (each a `core::Validator`), and the
 //! patch-by-patch comparison of their verdicts: every patch whose default or `--no-dedup` verdict
 //! differs from plain's is a disagreement.
 
+use crate::model::SetResult;
 use crate::model::Technique;
 use crate::model::{Outcome, Phase, Verdict};
-use crate::report::SetResult;
 use crate::workdir::WorkDir;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -49,23 +49,24 @@ impl Tech {
             Tech::Plain => (Technique::Plain, false, None),
         };
         let args: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
-        let options = crate::run::Options {
+        let options = crate::core::Options {
             jobs,
             technique,
             dedup,
             split_ms,
             all_tests: false,
-            echo: false,
-            resume: false,
             matrix: false,
-            format: crate::patchset::inputs::Format::Manifest,
+            resume: false,
+            progress: true,
         };
-        let summary = crate::run::run(wd, &args, &options)?;
-        if summary.not_validated.is_some() {
+        let validator = crate::core::Validator::open(wd, options, std::env::args().collect())?;
+        let submission = validator.submit(&args, crate::patchset::inputs::Format::Manifest)?;
+        let results = submission.wait();
+        validator.close()?;
+        if crate::stop::requested() {
             anyhow::bail!("stopped by SIGINT");
         }
-        Ok(summary
-            .results
+        Ok(results
             .into_iter()
             .map(|r| (r.patches_path.clone(), r))
             .collect())

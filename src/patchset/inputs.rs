@@ -448,9 +448,9 @@ fn write_groups(
         .iter()
         .map(|s| serde_json::to_string_pretty(s).expect("a patch set serializes"))
         .collect();
-    let hash = crate::records::fnv(
+    let hash = crate::model::fnv(
         texts.iter().flat_map(|t| t.bytes()),
-        crate::records::FNV_START,
+        crate::model::FNV_START,
     );
     let safe: String = bug
         .chars()

@@ -2,6 +2,7 @@
 //! over pipes, and owning timeouts (a hung request kills the worker's process group and respawns it).
 
 pub mod protocol;
+pub mod spawn;
 
 use protocol::{Request, Response};
 use std::io::{BufRead, BufReader, Write};

@@ -1,6 +1,7 @@
 //! Running the JDK's `javac` command (baseline compile and the plain technique).
 
-use super::{join_path, Project, ProjectError, Toolchain};
+use super::{Project, ProjectError};
+use crate::toolchain::{join_path, Toolchain};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;

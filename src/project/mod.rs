@@ -1,18 +1,10 @@
 //! The project under validation: source and test roots, class path, Java release and JVM options,
-//! built from flags, a `patchval.toml` in the project, or the Maven standard layout.
+//! built from flags, a `patchval.toml` in the project, or the Maven standard layout (`maven`),
+//! or a Defects4J checkout (`defects4j`); the javac command (`javac`).
 
-pub mod archive;
-pub mod baseline;
-pub mod classfile;
-pub mod coverage;
 pub mod defects4j;
 pub mod javac;
-pub mod junit_jars;
 pub mod maven;
-pub mod passes;
-pub mod purity;
-pub mod warm;
-pub mod warm_baseline;
 
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -30,25 +22,15 @@ pub enum ProjectError {
         root: PathBuf,
         flag: &'static str,
     },
-    #[error("no JDK at {0}: set JAVA_HOME to a JDK 17 or newer (javac and lib/server/libjvm.so are needed)")]
-    NoJdk(PathBuf),
-    #[error(
-        "{0} is missing: install the Debian packages junit4 and libhamcrest-java (see README)"
-    )]
-    NoJunit(PathBuf),
     #[error("the project does not compile ({what}); first errors:\n{errors}")]
     DoesNotCompile { what: String, errors: String },
     #[error("javac could not compile {what}: {why}")]
     Javac { what: String, why: String },
-    #[error("no tests found: no runnable JUnit test method in {0}")]
-    NoTests(String),
     #[error("{path}: {source}")]
     Io {
         path: PathBuf,
         source: std::io::Error,
     },
-    #[error("worker: {0}")]
-    Worker(String),
 }
 
 pub(crate) fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> ProjectError + '_ {
@@ -349,101 +331,6 @@ pub fn load(root: &Path, flags: &Overrides) -> Result<Project, ProjectError> {
         test_fileset: None,
         root,
     })
-}
-
-/// The JDK and the JUnit jars patchval runs with.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Toolchain {
-    pub java_home: PathBuf,
-    /// JUnit 4 and Hamcrest, then JUnit 5 when installed: on the worker JVM's system class path
-    /// and the test compile path.
-    pub junit: Vec<PathBuf>,
-}
-
-impl Toolchain {
-    /// Finds the JDK (`JAVA_HOME`, else the Debian JDK 17), JUnit 4 (Debian's jars, required) and
-    /// JUnit 5 (Debian's `junit5` jars, added when all are present: JUnit 3/4 projects do not need
-    /// them; a JUnit 5 project without them fails to compile its tests, naming the missing package).
-    pub fn detect() -> Result<Toolchain, ProjectError> {
-        let java_home = std::env::var_os("JAVA_HOME")
-            .map(PathBuf::from)
-            .unwrap_or_else(|| PathBuf::from("/usr/lib/jvm/java-17-openjdk-amd64"));
-        if !java_home.join("bin/javac").is_file()
-            || !crate::worker::jvm::libjvm_path(&java_home).is_file()
-        {
-            return Err(ProjectError::NoJdk(java_home));
-        }
-        let share = Path::new("/usr/share/java");
-        let junit: Vec<PathBuf> = junit_jars::JUNIT4_JARS
-            .iter()
-            .map(|j| share.join(j))
-            .collect();
-        if let Some(missing) = junit.iter().find(|j| !j.is_file()) {
-            return Err(ProjectError::NoJunit(missing.clone()));
-        }
-        let mut junit = junit;
-        let jupiter: Vec<PathBuf> = junit_jars::JUPITER_JARS
-            .iter()
-            .map(|j| share.join(j))
-            .collect();
-        if jupiter.iter().all(|j| j.is_file()) {
-            junit.extend(jupiter);
-        }
-        Ok(Toolchain { java_home, junit })
-    }
-
-    pub fn javac(&self) -> PathBuf {
-        self.java_home.join("bin/javac")
-    }
-
-    pub fn java(&self) -> PathBuf {
-        self.java_home.join("bin/java")
-    }
-}
-
-/// Joins paths into a class path string.
-pub fn join_path<P: AsRef<Path>>(parts: impl IntoIterator<Item = P>) -> String {
-    parts
-        .into_iter()
-        .map(|p| p.as_ref().display().to_string())
-        .collect::<Vec<_>>()
-        .join(":")
-}
-
-/// Default JVM options for workers and plain runs; the project's own options come after them
-/// (and win, for `-X`/`-D` options). The `--add-opens` let old code and old test libraries
-/// reflect into `java.base` on JDK 17 as they did on JDK 8.
-pub fn default_jvm_options() -> Vec<String> {
-    let mut v: Vec<String> = [
-        "-Xss8m",
-        "-Xmx2g",
-        "-XX:+UseSerialGC",
-        "-Djava.security.manager=allow",
-        "-Djava.awt.headless=true",
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect();
-    for package in [
-        "java.lang",
-        "java.lang.reflect",
-        "java.util",
-        "java.util.concurrent",
-        "java.util.regex",
-        "java.text",
-        "java.io",
-        "java.math",
-        "java.net",
-        "java.nio",
-    ] {
-        v.push(format!("--add-opens=java.base/{package}=ALL-UNNAMED"));
-    }
-    // The warm loader's instrumenter loads ASM from here (agent `WarmLoader`).
-    v.push(format!(
-        "-Dpatchval.asm={}",
-        join_path(junit_jars::asm_jars())
-    ));
-    v
 }
 
 #[cfg(test)]

@@ -2,7 +2,6 @@
 //! patches inner, a patch stops at its first failing test (confirmed by a rerun when the test
 //! passed on the unpatched program); tree-eligible patches share rounds.
 
-pub mod load;
 pub mod rerun;
 pub mod select;
 pub mod share;
@@ -95,25 +94,6 @@ fn capture_budget(test: &TestRecord, patches: usize) -> Duration {
     Duration::from_millis(ms as u64)
 }
 
-/// How one test ended for one patch; `None` means it passed.
-fn failure(result: &TestResult, test: &TestRecord, phase: Phase) -> Option<Outcome> {
-    let verdict = match result {
-        TestResult::Pass | TestResult::Skip => return None,
-        TestResult::Error(_) => Verdict::Error,
-        TestResult::Timeout => Verdict::Timeout,
-        TestResult::Fail { .. } => Verdict::TestFailure,
-    };
-    let detail = match result {
-        TestResult::Error(why) => format!("test could not run: {why}"),
-        other => other.describe(),
-    };
-    Some(
-        Outcome::new(verdict, phase)
-            .with_test(test.id.to_string())
-            .with_detail(detail),
-    )
-}
-
 /// One sequential round: `patch` selected at the location (-1: an overlay without a stub), with
 /// its wall time. A worker that dies or fails on its own during it is restarted and the round
 /// retried once ([`rerun::run_test`]).
@@ -138,17 +118,6 @@ fn selector(phase: Phase, p: usize) -> i32 {
     } else {
         p as i32
     }
-}
-
-/// Logs and describes a failure of `test` that did not repeat when the test ran once more (both
-/// techniques record these in `extra.flaky`).
-pub fn flaky_note(test: &str, first: &TestResult) -> String {
-    let note = format!(
-        "{test}: failed ({}), passed when run again",
-        first.describe()
-    );
-    tracing::warn!("flaky: {note}");
-    note
 }
 
 /// One execution of a test, the patches it decided (a tree round decides a whole class) and its
@@ -216,7 +185,8 @@ fn confirm_failures(
             );
             let took_again = t.elapsed();
             if again == TestResult::Timeout {
-                let note = load::confirmed_note(&test.id.to_string(), test.timeout_ms, &b);
+                let note =
+                    crate::rules::load::confirmed_note(&test.id.to_string(), test.timeout_ms, &b);
                 telemetry
                     .timeouts
                     .push(format!("{note} (patches {patches:?})"));
@@ -228,7 +198,8 @@ fn confirm_failures(
             } else {
                 format!("ended `{}`", again.describe())
             };
-            let note = load::slow_note(&test.id.to_string(), test.timeout_ms, &b, &then);
+            let note =
+                crate::rules::load::slow_note(&test.id.to_string(), test.timeout_ms, &b, &then);
             telemetry.slow.push(format!("{note} (patches {patches:?})"));
             todo.push_front((vec![first], again, took_again));
             for &p in &patches[1..] {
@@ -249,7 +220,7 @@ fn confirm_failures(
         let (again, took_again) =
             run_one(worker, classpath, test, selector(phase, first), telemetry);
         if again.passed() {
-            let note = flaky_note(&test.id.to_string(), &result);
+            let note = crate::rules::flaky_note(&test.id.to_string(), &result);
             telemetry
                 .flaky
                 .push(format!("{note} (patch {first} of {patches:?})"));
@@ -429,7 +400,7 @@ pub fn execute(
         }
         let results = confirm_failures(worker, classpath, test, phase, results, &mut telemetry);
         for (decided, result, took) in results {
-            let failed = failure(&result, test, phase);
+            let failed = crate::rules::failure(&result, test, phase);
             let run = TestRun::new(
                 test.id.to_string(),
                 took,
@@ -490,7 +461,7 @@ mod tests {
                 exclude_test_sources: vec![],
                 test_fileset: None,
             },
-            tools: crate::project::Toolchain {
+            tools: crate::toolchain::Toolchain {
                 java_home: "/".into(),
                 junit: vec![],
             },

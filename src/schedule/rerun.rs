@@ -4,11 +4,11 @@
 //! fault is `E` with the reason. A timeout is confirmed by running the test again with a budget
 //! for the machine's current load ([`super::load`]).
 
-use super::load::{contention, Budget};
 use super::Telemetry;
 use crate::model::TestResult;
 use crate::pool::protocol::Request;
 use crate::pool::{PoolError, Worker};
+use crate::rules::load::{contention, Budget};
 use crate::workdir::TestRecord;
 use std::time::Duration;
 
@@ -107,7 +107,7 @@ pub fn run_test(
             )
         }
         (Fault::Crash(why), Err(PoolError::Died(again))) => (
-            crashed_twice(why, &again),
+            crate::rules::crashed_twice(why, &again),
             "died again in a fresh worker: the patch's failure".into(),
         ),
         (_, Err(e)) => (
@@ -117,14 +117,6 @@ pub fn run_test(
     };
     telemetry.faults.push(format!("{who}: {first}; {then}"));
     result
-}
-
-/// The failure of a test whose JVM died during it twice, for the same patch (both techniques).
-pub fn crashed_twice(first: &str, again: &str) -> TestResult {
-    TestResult::Fail {
-        exception: "JVM exit".into(),
-        message: format!("the JVM died during the test, twice ({first}; then {again})"),
-    }
 }
 
 /// Measures how slow the machine is for `test` right now, before a timeout of it is confirmed:

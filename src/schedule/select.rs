@@ -3,8 +3,8 @@
 //! outcomes of a selected run must be decided again over every test.
 
 use crate::model::{Outcome, PatchSet, Verdict};
-use crate::project::coverage::Coverage;
 use crate::weave::member::{member_at, Member};
+use crate::workdir::coverage::Coverage;
 use crate::workdir::{State, TestRecord, WorkDir};
 
 /// The tests one set runs.
@@ -63,7 +63,7 @@ pub fn select(
     let class_file = wd.classes().join(format!("{class}.class"));
     let declared = std::fs::read(&class_file)
         .ok()
-        .and_then(|b| crate::project::classfile::parse(&b).ok())
+        .and_then(|b| crate::bytecode::classfile::parse(&b).ok())
         .is_some_and(|c| c.methods.iter().any(|m| m.name == method));
     if !declared {
         return Selection::all(
@@ -72,7 +72,7 @@ pub fn select(
         );
     }
     let reach = coverage.reach(&class, &method);
-    if let crate::project::coverage::Reach::All(why) = &reach {
+    if let crate::workdir::coverage::Reach::All(why) = &reach {
         return Selection::all(tests, why.clone());
     }
     let keep: Vec<bool> = tests

@@ -62,37 +62,111 @@ impl Job {
     }
 }
 
-#[derive(Default)]
-struct BoardState {
-    /// Threads that still own patch sets (or may take one).
-    owners: usize,
-    /// Helpers waiting for a chunk.
-    idle: usize,
-    jobs: VecDeque<Arc<Job>>,
+/// What an idle worker thread takes from the board.
+pub enum Work<S> {
+    /// A set of its own to validate.
+    Set(S),
+    /// A chunk of another set's tests.
+    Chunk(Arc<Job>),
+    /// The board is closed and empty: the thread ends.
+    Closed,
 }
 
-/// Where owners post chunks and idle workers take them.
-pub struct Board {
-    state: Mutex<BoardState>,
+struct BoardState<S> {
+    /// Threads waiting for work.
+    idle: usize,
+    sets: VecDeque<S>,
+    jobs: VecDeque<Arc<Job>>,
+    closed: bool,
+}
+
+/// Where patch sets wait for a worker thread, owners of sets post chunks of their tests, and idle
+/// threads take either (a set first).
+pub struct Board<S> {
+    state: Mutex<BoardState<S>>,
     wake: Condvar,
     /// Least baseline time of a chunk (0: chunks of single tests are fine).
     min_chunk_ms: f64,
 }
 
-impl Board {
-    /// A board for `owners` threads that all start as owners of patch sets.
-    pub fn new(owners: usize, min_chunk_ms: f64) -> Board {
+/// What `execute_shared` asks of the board: how many helpers wait, posting and reclaiming chunks.
+pub trait Helpers: Sync {
+    /// Helpers idle now, less the chunks already waiting for one.
+    fn idle(&self) -> usize;
+    /// How many chunks of at least the least chunk time `total_ms` makes (no limit for 0).
+    fn chunks_in(&self, total_ms: f64) -> usize;
+    fn post(&self, job: Arc<Job>);
+    /// Takes a posted chunk back when no helper has taken it yet (the owner runs it itself).
+    fn reclaim(&self, job: &Arc<Job>) -> bool;
+}
+
+impl<S> Board<S> {
+    pub fn new(min_chunk_ms: f64) -> Board<S> {
         Board {
             state: Mutex::new(BoardState {
-                owners,
-                ..BoardState::default()
+                idle: 0,
+                sets: VecDeque::new(),
+                jobs: VecDeque::new(),
+                closed: false,
             }),
             wake: Condvar::new(),
             min_chunk_ms,
         }
     }
 
-    /// How many chunks of at least the least chunk time `total_ms` makes (no limit for 0).
+    fn lock(&self) -> std::sync::MutexGuard<'_, BoardState<S>> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Queues a set for the next idle thread.
+    pub fn push_set(&self, set: S) {
+        self.lock().sets.push_back(set);
+        self.wake.notify_all();
+    }
+
+    /// Takes back the queued sets `drop` says to (a cancelled submission's).
+    pub fn drain_sets(&self, mut drop: impl FnMut(&S) -> bool) -> Vec<S> {
+        let mut st = self.lock();
+        let (out, keep): (Vec<S>, Vec<S>) = st.sets.drain(..).partition(|s| drop(s));
+        st.sets = keep.into();
+        out
+    }
+
+    /// No set will come any more: threads end once the queue is empty.
+    pub fn close(&self) {
+        self.lock().closed = true;
+        self.wake.notify_all();
+    }
+
+    /// Waits for work: a queued set, else a posted chunk, else (closed) the end.
+    pub fn take(&self) -> Work<S> {
+        let mut st = self.lock();
+        st.idle += 1;
+        self.wake.notify_all();
+        loop {
+            if let Some(set) = st.sets.pop_front() {
+                st.idle -= 1;
+                return Work::Set(set);
+            }
+            if let Some(job) = st.jobs.pop_front() {
+                st.idle -= 1;
+                return Work::Chunk(job);
+            }
+            if st.closed {
+                st.idle -= 1;
+                return Work::Closed;
+            }
+            st = self.wake.wait(st).unwrap_or_else(|e| e.into_inner());
+        }
+    }
+}
+
+impl<S: Send> Helpers for Board<S> {
+    fn idle(&self) -> usize {
+        let st = self.lock();
+        st.idle.saturating_sub(st.jobs.len())
+    }
+
     fn chunks_in(&self, total_ms: f64) -> usize {
         if self.min_chunk_ms <= 0.0 {
             usize::MAX
@@ -101,45 +175,13 @@ impl Board {
         }
     }
 
-    /// Called by a thread that has no patch set left: it serves chunks with `run` (which gets a
-    /// worker and runs the job, or says why it cannot) until no owner is left.
-    pub fn serve(&self, mut run: impl FnMut(&Job) -> Result<Executed, String>) {
-        let mut st = self.state.lock().expect("board lock");
-        st.owners -= 1;
-        st.idle += 1;
-        self.wake.notify_all();
-        loop {
-            if let Some(job) = st.jobs.pop_front() {
-                st.idle -= 1;
-                drop(st);
-                let result = run(&job);
-                job.finish(result);
-                st = self.state.lock().expect("board lock");
-                st.idle += 1;
-                continue;
-            }
-            if st.owners == 0 {
-                st.idle -= 1;
-                return;
-            }
-            st = self.wake.wait(st).expect("board lock");
-        }
-    }
-
-    /// Helpers idle now, less the chunks already waiting for one.
-    fn idle(&self) -> usize {
-        let st = self.state.lock().expect("board lock");
-        st.idle.saturating_sub(st.jobs.len())
-    }
-
     fn post(&self, job: Arc<Job>) {
-        self.state.lock().expect("board lock").jobs.push_back(job);
+        self.lock().jobs.push_back(job);
         self.wake.notify_all();
     }
 
-    /// Takes a posted chunk back when no helper has taken it yet (the owner runs it itself).
     fn reclaim(&self, job: &Arc<Job>) -> bool {
-        let mut st = self.state.lock().expect("board lock");
+        let mut st = self.lock();
         let before = st.jobs.len();
         st.jobs.retain(|j| !Arc::ptr_eq(j, job));
         st.jobs.len() < before
@@ -156,7 +198,7 @@ impl Board {
 /// one worker gives (the chunk's JVM had not run the tests before it).
 pub fn execute_shared(
     worker: &mut Worker,
-    board: Option<&Board>,
+    board: Option<&dyn Helpers>,
     classpath: &[String],
     tests: &[TestRecord],
     patches: &[usize],
@@ -414,12 +456,29 @@ mod tests {
     }
 
     #[test]
-    fn a_board_without_owners_lets_its_helpers_go() {
-        let board = Board::new(2, MIN_CHUNK_MS);
+    fn a_closed_board_hands_out_its_sets_then_lets_its_threads_go() {
+        let board: Board<u32> = Board::new(MIN_CHUNK_MS);
+        board.push_set(1);
+        board.push_set(2);
+        board.push_set(3);
+        assert_eq!(board.drain_sets(|s| *s == 2), vec![2]);
+        let taken = std::sync::Mutex::new(Vec::new());
         std::thread::scope(|s| {
-            s.spawn(|| board.serve(|_| Err("no worker".into())));
-            s.spawn(|| board.serve(|_| Err("no worker".into())));
+            for _ in 0..2 {
+                s.spawn(|| loop {
+                    match board.take() {
+                        Work::Set(n) => taken.lock().unwrap().push(n),
+                        Work::Chunk(_) => unreachable!("no chunk was posted"),
+                        Work::Closed => break,
+                    }
+                });
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+            board.close();
         });
+        let mut taken = taken.into_inner().unwrap();
+        taken.sort();
+        assert_eq!(taken, vec![1, 3]);
         assert_eq!(board.idle(), 0);
     }
 }

@@ -30,15 +30,15 @@ pub trait Oracle {
     fn static_read_is_safe(&self, field: &str) -> bool;
 }
 
-impl Oracle for crate::project::purity::Purity {
+impl Oracle for crate::bytecode::purity::Purity {
     fn call_is_pure(&self, qualifier: Option<&str>, name: &str, arity: usize) -> bool {
-        crate::project::purity::Purity::call_is_pure(self, qualifier, name, arity)
+        crate::bytecode::purity::Purity::call_is_pure(self, qualifier, name, arity)
     }
     fn init_is_safe(&self, class: &str) -> bool {
-        crate::project::purity::Purity::init_is_safe(self, class)
+        crate::bytecode::purity::Purity::init_is_safe(self, class)
     }
     fn static_read_is_safe(&self, field: &str) -> bool {
-        crate::project::purity::Purity::static_read_is_safe(self, field)
+        crate::bytecode::purity::Purity::static_read_is_safe(self, field)
     }
 }
 

@@ -13,9 +13,9 @@ pub trait StackOracle {
     fn may_read_stack(&self, name: &str, arity: Option<usize>) -> bool;
 }
 
-impl StackOracle for crate::project::purity::Purity {
+impl StackOracle for crate::bytecode::purity::Purity {
     fn may_read_stack(&self, name: &str, arity: Option<usize>) -> bool {
-        crate::project::purity::Purity::may_read_stack(self, name, arity)
+        crate::bytecode::purity::Purity::may_read_stack(self, name, arity)
     }
 }
 

@@ -141,10 +141,6 @@ pub fn choose_calls() -> u64 {
 }
 
 /// Path of `libjvm.so` inside a JDK.
-pub fn libjvm_path(java_home: &Path) -> PathBuf {
-    java_home.join("lib").join("server").join("libjvm.so")
-}
-
 /// Launcher options whose value may follow as the next argument (`--add-opens X`), which only the
 /// `java` command accepts: the invocation API takes them as one `--name=value` option.
 const SPLIT_OPTIONS: [&str; 8] = [
@@ -199,7 +195,7 @@ impl Jvm {
     /// Starts the JVM with the agent on its class path and registers the runtime's natives.
     /// A process gets one JVM for its whole life: call this once.
     pub fn start(java_home: &Path, class_path: &str, options: &[String]) -> Result<Jvm, JvmError> {
-        let lib = libjvm_path(java_home);
+        let lib = crate::toolchain::libjvm_path(java_home);
         if !lib.is_file() {
             return Err(JvmError::NoLibjvm(lib));
         }

@@ -3,7 +3,7 @@
 //! busy machine cannot turn a pass into `T` while an infinite loop still costs about twice its
 //! timeout on an idle one.
 
-use crate::project::baseline::timeout_for;
+use crate::workdir::timeout_for;
 use std::time::{Duration, Instant};
 
 /// CPU time the calibration spins for.

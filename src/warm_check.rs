@@ -2,7 +2,7 @@
 //! loader whose static state Reset puts back before every test (agent `WarmCheck`), side by side
 //! in one JVM; lists the tests whose results differ and what each way took.
 
-use crate::project::{default_jvm_options, join_path, junit_jars};
+use crate::toolchain::{default_jvm_options, join_path, junit_jars};
 use crate::workdir::{State, WorkDir};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -10,12 +10,25 @@ use thiserror::Error;
 
 #[derive(Debug, Error)]
 pub enum WarmError {
+    #[error(transparent)]
+    WorkDir(#[from] crate::workdir::WorkDirError),
     #[error("{0} is missing: install the Debian package libasm-java (scripts/setup.sh)")]
     NoAsm(PathBuf),
     #[error("{path}: {why}")]
     Io { path: PathBuf, why: String },
     #[error("the check's JVM failed (exit {code:?}): {stderr}")]
     Jvm { code: Option<i32>, stderr: String },
+}
+
+impl WarmError {
+    /// The exit status of a failed check.
+    pub fn exit_code(&self) -> crate::exit::ExitCode {
+        use crate::exit::ExitCode;
+        match self {
+            WarmError::NoAsm(_) | WarmError::WorkDir(_) => ExitCode::Environment,
+            _ => ExitCode::Internal,
+        }
+    }
 }
 
 /// A test whose result in the warm loader is not its result in a fresh loader.

@@ -4,8 +4,8 @@
 //! does).
 
 use super::{is_jdk, Graph};
-use crate::project::classfile::{Code, InvokeKind};
-use crate::project::purity::jdk::{jdk_verdict, Callback};
+use crate::bytecode::classfile::{Code, InvokeKind};
+use crate::bytecode::purity::jdk::{jdk_verdict, Callback};
 use std::collections::HashSet;
 
 /// Per class of the graph: whether initialising it (and the superclasses and superinterfaces it
@@ -90,7 +90,7 @@ fn builds_own_state<'a>(
             return name == "clone";
         }
         let Some(&oi) = g.by_name.get(owner) else {
-            let arity = crate::project::classfile::arity(desc).unwrap_or(usize::MAX);
+            let arity = crate::bytecode::classfile::arity(desc).unwrap_or(usize::MAX);
             return is_jdk(owner)
                 && *kind != InvokeKind::Interface
                 && jdk_verdict(owner, name, arity) == Some(Callback::No);

@@ -1,7 +1,10 @@
 //! The work directory: where `init` leaves the baseline and `run` finds it, and where results go.
 
 use crate::model::TestId;
-use crate::project::{Project, Toolchain};
+pub mod coverage;
+
+use crate::project::Project;
+use crate::toolchain::Toolchain;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -16,6 +19,11 @@ pub enum WorkDirError {
     },
     #[error("{path}: {why} (run `patchval init` again)")]
     Corrupt { path: PathBuf, why: String },
+}
+
+/// Per-test timeout for validation: 5 s + 1.5 × the baseline time (as in the paper).
+pub fn timeout_for(millis: f64) -> u64 {
+    5000 + (1.5 * millis).ceil() as u64
 }
 
 /// One test as measured at init.
@@ -46,7 +54,7 @@ pub struct State {
     pub excluded: Vec<(String, String)>,
     /// Which methods of the project and its dependencies change no state (for tree eligibility).
     #[serde(default)]
-    pub purity: crate::project::purity::Purity,
+    pub purity: crate::bytecode::purity::Purity,
     pub init_seconds: f64,
 }
 

@@ -4,70 +4,25 @@
 
 use crate::compile::{compile_classpath, CompileSetup};
 use crate::pool::protocol::Request;
+use crate::pool::spawn::{archive, fingerprint, stamp};
 use crate::pool::WorkerConfig;
 use crate::workdir::{State, WorkDir};
 use std::os::unix::process::CommandExt;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
-
-/// The archive of work dir `wd`.
-pub fn archive(wd: &WorkDir) -> PathBuf {
-    wd.runtime().join("worker.jsa")
-}
-
-/// What the archive was made for: the JDK, the class path (each entry's size and modification
-/// time) and the JVM options. The JVM checks the JDK and the class path itself and ignores an
-/// archive that does not match; the stamp keeps a stale archive from being offered at all.
-fn fingerprint(java_home: &Path, class_path: &str, jvm_options: &[String]) -> String {
-    let mut s = format!("java_home\t{}\n", java_home.display());
-    for entry in std::env::split_paths(class_path) {
-        let meta = std::fs::metadata(&entry).ok();
-        let size = meta.as_ref().map_or(0, |m| m.len());
-        let mtime = meta
-            .and_then(|m| m.modified().ok())
-            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
-            .map_or(0, |d| d.as_nanos());
-        s.push_str(&format!(
-            "class_path\t{}\t{size}\t{mtime}\n",
-            entry.display()
-        ));
-    }
-    for o in jvm_options {
-        s.push_str(&format!("option\t{o}\n"));
-    }
-    s
-}
-
-fn stamp(wd: &WorkDir) -> PathBuf {
-    wd.runtime().join("worker.jsa.stamp")
-}
-
-/// The JVM option that maps the archive, when one was made for exactly this class path, JDK and
-/// option list.
-pub fn option_for(
-    wd: &WorkDir,
-    java_home: &Path,
-    class_path: &str,
-    jvm_options: &[String],
-) -> Option<String> {
-    let path = archive(wd);
-    let made_for = std::fs::read_to_string(stamp(wd)).ok()?;
-    (path.is_file() && made_for == fingerprint(java_home, class_path, jvm_options))
-        .then(|| format!("-XX:SharedArchiveFile={}", path.display()))
-}
 
 /// Makes the archive for the workers of `state` (after the baseline): the training JVM compiles
 /// the project's largest main source file as the schemata are compiled, and runs the first
 /// passing test of the baseline (under 2 s) in a fresh and in a warm loader.
 pub fn make(wd: &WorkDir, state: &State) -> Result<PathBuf, String> {
-    let config = super::baseline::config_without_archive(wd, &state.project, &state.tools, 0)
+    let config = crate::pool::spawn::config_without_archive(wd, &state.project, &state.tools, 0)
         .map_err(|e| e.to_string())?;
     wd.copy_project(0, &state.project.root)
         .map_err(|e| format!("{}: {e}", wd.worker_project(0).display()))?;
     let agent_jar = crate::agent::extract(&wd.runtime()).map_err(|e| e.to_string())?;
     let mut requests = Vec::new();
-    let largest = super::javac::sources(&state.project.source_dirs)
+    let largest = crate::project::javac::sources(&state.project.source_dirs)
         .into_iter()
         .filter_map(|f| Some((std::fs::metadata(&f).ok()?.len(), f)))
         .max();

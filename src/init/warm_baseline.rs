@@ -2,10 +2,10 @@
 //! baseline (`init --check-warm`): which test classes run warm at `run`, and the coverage that
 //! test selection reads (DESIGN.md, "Warm class loaders" and "Test selection").
 
-use super::coverage::Coverage;
 use super::passes::spread;
 use crate::model::{TestId, TestResult};
 use crate::pool::{PoolError, Worker};
+use crate::workdir::coverage::Coverage;
 use crate::workdir::TestRecord;
 use std::collections::BTreeSet;
 use std::path::Path;

@@ -1,13 +1,32 @@
-//! Shared vocabulary: verdicts, patch sets, per-patch outcomes and pipeline phases.
+//! Shared vocabulary: verdicts, patch sets, per-patch outcomes, pipeline phases, a set's result
+//! (`result`), and the stable hash keys and input directories are named by.
 
+mod result;
+
+pub use result::{Extra, SetResult};
 use serde::{Deserialize, Serialize};
 use std::fmt;
+
+/// FNV-1a, 64 bits: a stable hash (the same in every build), enough to tell contents apart.
+pub fn fnv(bytes: impl IntoIterator<Item = u8>, mut h: u64) -> u64 {
+    for b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x100_0000_01b3);
+    }
+    h
+}
+
+/// The FNV-1a offset basis, where [`fnv`] starts.
+pub const FNV_START: u64 = 0xcbf2_9ce4_8422_2325;
 
 /// How `run` validates patches.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Technique {
     /// Mutant schemata, in-process javac and embedded JVMs (the default).
     Schemata,
+    /// Each patch compiled on its own by the worker's in-process javac and run in the worker's
+    /// JVM: the schemata's fallback, for every patch.
+    Fallback,
     /// The reference: per patch, javac on the patched file and a fresh JVM.
     Plain,
 }

@@ -4,13 +4,13 @@
 //! each in a fresh class loader as in the baseline, stopping at the first failure. Every
 //! accelerated verdict is compared against this.
 
+use super::{unusable, RunContext, Sink, Technique};
+use crate::model::{Extra, SetResult};
 use crate::model::{Outcome, PatchSet, Phase, TestResult, TestRun, Verdict};
-use crate::project::{default_jvm_options, javac, join_path};
-use crate::report::{Extra, SetResult};
-use crate::schedule::flaky_note;
-use crate::schedule::load::{confirmed_note, contention, slow_note, Budget};
-use crate::schedule::rerun::crashed_twice;
-use crate::validate::RunContext;
+use crate::project::javac;
+use crate::rules::load::{confirmed_note, contention, slow_note, Budget};
+use crate::rules::{crashed_twice, flaky_note};
+use crate::toolchain::{default_jvm_options, join_path};
 use std::io::{BufRead, BufReader};
 use std::os::unix::process::CommandExt;
 use std::path::Path;
@@ -18,8 +18,53 @@ use std::process::{Command, Stdio};
 use std::sync::mpsc::RecvTimeoutError;
 use std::time::{Duration, Instant};
 
+/// Plain validation on one worker thread, in the thread's copy of the project (made the first
+/// time it is needed, once per run, as the schemata's workers' are).
+pub struct Plain {
+    id: usize,
+    copied: Option<Result<(), String>>,
+}
+
+impl Plain {
+    pub fn new(id: usize) -> Plain {
+        Plain { id, copied: None }
+    }
+}
+
+impl Technique for Plain {
+    fn validate(
+        &mut self,
+        ctx: &RunContext,
+        path: &Path,
+        set: &PatchSet,
+        sink: &dyn Sink,
+    ) -> SetResult {
+        let id = self.id;
+        let copied = self.copied.get_or_insert_with(|| {
+            ctx.wd
+                .copy_project(id, &ctx.state.project.root)
+                .map(|_| ())
+                .map_err(|e| format!("{}: {e}", ctx.wd.worker_project(id).display()))
+        });
+        match copied {
+            Ok(()) => plain(ctx, id, path, set, sink),
+            Err(e) => unusable(
+                path,
+                set.patches.len(),
+                format!("cannot copy the project: {e}"),
+            ),
+        }
+    }
+}
+
 /// Validates every patch of a set the plain way.
-pub fn plain(ctx: &RunContext, worker_id: usize, path: &Path, set: &PatchSet) -> SetResult {
+fn plain(
+    ctx: &RunContext,
+    worker_id: usize,
+    path: &Path,
+    set: &PatchSet,
+    sink: &dyn Sink,
+) -> SetResult {
     let started = Instant::now();
     let mut extra = Extra {
         worker: worker_id,
@@ -31,7 +76,10 @@ pub fn plain(ctx: &RunContext, worker_id: usize, path: &Path, set: &PatchSet) ->
         .map(|n| n.to_os_string())
         .unwrap_or_else(|| "Patched.java".into());
     let mut outcomes = Vec::with_capacity(set.patches.len());
-    crate::progress::set_started(&crate::validate::set_name(path), set.patches.len());
+    crate::progress::set_started(
+        &crate::report::set_name(&path.display().to_string()),
+        set.patches.len(),
+    );
     for i in 0..set.patches.len() {
         crate::progress::phase(&format!("plain, patch {}/{}", i + 1, set.patches.len()));
         let _ = std::fs::remove_dir_all(&scratch);
@@ -89,6 +137,7 @@ pub fn plain(ctx: &RunContext, worker_id: usize, path: &Path, set: &PatchSet) ->
             outcome.runs = run.runs;
             outcome
         })();
+        sink.decided(i, &outcome);
         outcomes.push(outcome);
     }
     extra.total_ms = started.elapsed().as_secs_f64() * 1000.0;
@@ -394,16 +443,16 @@ fn run_from(
                         }
                         if !r.passed() {
                             kill(&mut child);
-                            let v = if matches!(r, TestResult::Error(_)) {
-                                Verdict::Error
-                            } else {
-                                Verdict::TestFailure
+                            let t = index(id).map(|k| &ctx.tests[k]);
+                            let o = match t {
+                                Some(t) => crate::rules::failure(&r, t, Phase::Plain),
+                                None => None,
                             };
-                            return Ended::Outcome(
-                                Outcome::new(v, Phase::Plain)
+                            return Ended::Outcome(o.unwrap_or_else(|| {
+                                Outcome::new(Verdict::Error, Phase::Plain)
                                     .with_test(id)
-                                    .with_detail(r.describe()),
-                            );
+                                    .with_detail(r.describe())
+                            }));
                         }
                         current = None;
                         deadline = Instant::now() + Duration::from_secs(60);

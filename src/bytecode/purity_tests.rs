@@ -1,6 +1,6 @@
 //! Tests of the purity scan on small compiled Java classes, jars and junit4.jar.
 use super::*;
-use crate::project::classfile::tests::compile;
+use crate::bytecode::classfile::tests::compile;
 use std::path::PathBuf;
 
 const SAMPLE: &str = r#"package p;
@@ -241,7 +241,7 @@ fn main_and_tests(
     let dir = compile(main);
     let classes = dir.path().join("classes");
     let test_dir =
-        crate::project::classfile::tests::compile_with(tests, std::slice::from_ref(&classes));
+        crate::bytecode::classfile::tests::compile_with(tests, std::slice::from_ref(&classes));
     let test_classes = test_dir.path().join("classes");
     std::fs::rename(&test_classes, dir.path().join("test-classes")).unwrap();
     let main_only = scan(std::slice::from_ref(&classes)).unwrap();

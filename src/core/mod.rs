@@ -1,0 +1,575 @@
+//! The validation core every front end drives (`run`, `fuzz`, `warm-check`, and the coming
+//! `serve`, `--shard` and `bench`): a `Validator` opens a work dir once, starts its worker
+//! threads (each with its technique and, for the schemata, a worker process whose JVM lives as
+//! long as the validator), takes submissions of patch files (or sets held in memory), streams
+//! each patch's outcome as it is decided and each set's result as it is done, lets a submission
+//! be cancelled, and on `close` ends the workers. Records (`WORK/runs/NNNN/`), resume keys and
+//! progress are written here and nowhere else.
+
+mod threads;
+
+use crate::model::{Outcome, PatchSet, SetResult, Technique, Verdict};
+use crate::patchset::inputs::{self, Format};
+use crate::progress::Progress;
+use crate::records::{self, Reporter, Reusable, RunRecord};
+use crate::schedule::share::Board;
+use crate::workdir::coverage::Coverage;
+use crate::workdir::{State, TestRecord, WorkDir, WorkDirError};
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc::{Receiver, Sender};
+use std::sync::{Arc, Mutex};
+
+/// How a validator validates.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// Worker threads (and worker processes, for the schemata).
+    pub jobs: usize,
+    pub technique: Technique,
+    /// Deduplicate test-equivalent patches through the state-transition tree.
+    pub dedup: bool,
+    /// A thread without a set of its own runs chunks of another set's remaining tests, of at
+    /// least this much baseline time (`schedule::share`); None: never.
+    pub split_ms: Option<f64>,
+    /// Run every test for every set (no selection by coverage, `schedule::select`).
+    pub all_tests: bool,
+    /// Run every selected test for every patch, recording each run (`schedule::Mode::matrix`).
+    pub matrix: bool,
+    /// Reuse what an earlier run decided for a set with the same key (`records`).
+    pub resume: bool,
+    /// Show progress bars on stderr (a log line per set when stderr is not a terminal).
+    pub progress: bool,
+}
+
+/// Why a validator cannot open, or a submission cannot be taken.
+#[derive(Debug, thiserror::Error)]
+pub enum CoreError {
+    #[error(transparent)]
+    WorkDir(#[from] WorkDirError),
+    #[error(transparent)]
+    Inputs(#[from] crate::patchset::PatchSetError),
+    #[error("{path}: {source}")]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+}
+
+impl CoreError {
+    /// The exit status of a front end that stops on this error.
+    pub fn exit_code(&self) -> crate::exit::ExitCode {
+        use crate::exit::ExitCode;
+        match self {
+            CoreError::WorkDir(_) | CoreError::Io { .. } => ExitCode::Environment,
+            // Writing the grouped sets below the work dir failed (full disk, read-only).
+            CoreError::Inputs(crate::patchset::PatchSetError::Read { source, .. })
+                if matches!(
+                    source.kind(),
+                    std::io::ErrorKind::StorageFull
+                        | std::io::ErrorKind::ReadOnlyFilesystem
+                        | std::io::ErrorKind::PermissionDenied
+                ) =>
+            {
+                ExitCode::Environment
+            }
+            CoreError::Inputs(_) => ExitCode::Usage,
+        }
+    }
+}
+
+fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> CoreError + '_ {
+    move |source| CoreError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+/// What a submission's stream carries.
+#[derive(Debug, Clone)]
+pub enum Event {
+    /// A patch's outcome, the moment it is decided (before its set is done); set results carry
+    /// every outcome again.
+    Decided {
+        set: PathBuf,
+        patch: usize,
+        name: Option<String>,
+        outcome: Outcome,
+    },
+    /// A set is done: its result, decided now or reused from an earlier run (`resumed_from`).
+    Done {
+        result: Box<SetResult>,
+        resumed_from: Option<String>,
+    },
+}
+
+/// What a validator did over its life, for `run.json` and the front ends.
+#[derive(Debug, Default, Clone)]
+pub struct Totals {
+    pub sets: usize,
+    /// Sets whose result an earlier run had decided (`--resume`).
+    pub resumed: usize,
+    /// Sets that could not be validated at all (bad JSON, context mismatch, ...).
+    pub unusable: usize,
+    /// Patches with verdict `E`.
+    pub errors: usize,
+    /// Patches that could not be read into a set (each counted as a set and an `E`).
+    pub unreadable: usize,
+    /// Sets taken back from the queue by a cancelled submission.
+    pub not_validated: usize,
+    pub verdicts: BTreeMap<char, usize>,
+}
+
+/// One submission: the stream of its events, ending when every set is done or cancelled.
+pub struct Submission {
+    events: Receiver<Event>,
+    cancelled: Arc<AtomicBool>,
+    id: usize,
+    sets: usize,
+    shared: Arc<Shared>,
+}
+
+impl Submission {
+    /// The sets this submission holds (inputs that could not be read included).
+    pub fn sets(&self) -> usize {
+        self.sets
+    }
+
+    /// The next event; `None` when the submission is over.
+    pub fn next(&self, timeout: std::time::Duration) -> Next {
+        match self.events.recv_timeout(timeout) {
+            Ok(e) => Next::Event(Box::new(e)),
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => Next::Waiting,
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => Next::Over,
+        }
+    }
+
+    /// Cancels the submission: its sets still queued are not validated (returned: how many);
+    /// those in flight finish and are written.
+    pub fn cancel(&self) -> usize {
+        self.cancelled.store(true, Ordering::SeqCst);
+        let id = self.id;
+        let drained = self.shared.board.drain_sets(|job| job.submission.id == id);
+        let n = drained.len();
+        self.shared.lock_record().totals.not_validated += n;
+        n
+    }
+
+    /// Waits for every set and returns the results in the order they were done; at the first
+    /// SIGINT (`stop`) the sets still queued are cancelled.
+    pub fn wait(self) -> Vec<SetResult> {
+        let mut out = Vec::new();
+        let mut cancelled = false;
+        loop {
+            if !cancelled && crate::stop::requested() {
+                self.cancel();
+                cancelled = true;
+            }
+            match self.next(std::time::Duration::from_millis(200)) {
+                Next::Event(e) => {
+                    if let Event::Done { result, .. } = *e {
+                        out.push(*result);
+                    }
+                }
+                Next::Waiting => {}
+                Next::Over => return out,
+            }
+        }
+    }
+}
+
+/// What [`Submission::next`] gives.
+pub enum Next {
+    Event(Box<Event>),
+    /// Nothing yet.
+    Waiting,
+    /// Every set is done or cancelled.
+    Over,
+}
+
+/// A submission as its sets' jobs hold it: the stream's sender goes when the last job does.
+struct Submitted {
+    id: usize,
+    events: Mutex<Sender<Event>>,
+    cancelled: Arc<AtomicBool>,
+}
+
+impl Submitted {
+    fn send(&self, e: Event) {
+        // A front end that stopped listening loses nothing the records do not keep.
+        let _ = self
+            .events
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .send(e);
+    }
+}
+
+/// One set file waiting for a worker thread.
+struct SetJob {
+    path: PathBuf,
+    key: Option<String>,
+    submission: Arc<Submitted>,
+}
+
+/// The run's record and its totals, written by one thread at a time.
+struct Recording {
+    record: RunRecord,
+    reporter: Reporter,
+    totals: Totals,
+    write_error: Option<std::io::Error>,
+}
+
+/// What the validator's threads share.
+struct Shared {
+    wd: WorkDir,
+    state: State,
+    /// Tests in execution order (`schedule::ordered_tests`).
+    tests: Vec<TestRecord>,
+    coverage: Option<Coverage>,
+    agent_jar: PathBuf,
+    options: Options,
+    run_key: u64,
+    reusable: HashMap<String, Reusable>,
+    board: Board<SetJob>,
+    recording: Mutex<Recording>,
+    progress: Option<Progress>,
+    next_id: AtomicUsize,
+}
+
+impl Shared {
+    fn lock_record(&self) -> std::sync::MutexGuard<'_, Recording> {
+        self.recording.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Writes a set's lines and counts it.
+    fn record(&self, r: &SetResult, key: Option<&str>, reused: Option<(&Path, &Reusable)>) {
+        let mut rec = self.lock_record();
+        let written = match reused {
+            Some((path, earlier)) => rec.reporter.write_reused(path, earlier),
+            None => rec.reporter.write(r, key),
+        };
+        if let Err(e) = written {
+            rec.write_error.get_or_insert(e);
+        }
+        let t = &mut rec.totals;
+        t.sets += 1;
+        t.resumed += usize::from(reused.is_some());
+        t.unusable += usize::from(r.error.is_some());
+        t.errors += r
+            .outcomes
+            .iter()
+            .filter(|o| o.verdict == Verdict::Error)
+            .count();
+        for (v, n) in &r.extra.counts {
+            *t.verdicts.entry(*v).or_default() += n;
+        }
+        if let Some(p) = &self.progress {
+            p.set_done();
+        }
+    }
+}
+
+/// The validation core on one work dir.
+pub struct Validator {
+    shared: Arc<Shared>,
+    threads: Vec<std::thread::JoinHandle<()>>,
+    ticker: Option<(Arc<AtomicBool>, std::thread::JoinHandle<()>)>,
+}
+
+impl Validator {
+    /// Opens the work dir `wd` (initialised by `init`), makes this run's record
+    /// (`WORK/runs/NNNN/`) and starts the worker threads; their workers start with their first
+    /// set. `argv` goes into `run.json`.
+    pub fn open(wd: &WorkDir, options: Options, argv: Vec<String>) -> Result<Validator, CoreError> {
+        let state = wd.load()?;
+        let coverage = match (options.technique, options.all_tests) {
+            (Technique::Plain, _) | (_, true) => None,
+            _ => Coverage::load(&wd.coverage()).unwrap_or_else(|why| {
+                tracing::warn!("coverage unreadable, every set runs every test: {why}");
+                None
+            }),
+        };
+        let agent_jar = crate::agent::extract(&wd.runtime()).map_err(io_err(&wd.runtime()))?;
+        let mut options = options;
+        options.jobs = options.jobs.max(1);
+        let run_key = records::run_key(
+            wd,
+            options.technique,
+            options.dedup,
+            options.all_tests,
+            options.matrix,
+        );
+        let record = RunRecord::create(
+            wd,
+            serde_json::json!({
+                "argv": argv,
+                "version": env!("CARGO_PKG_VERSION"),
+                "technique": format!("{:?}", options.technique).to_lowercase(),
+                "dedup": options.dedup,
+                "all_tests": options.all_tests,
+                "matrix": options.matrix,
+                "jobs": options.jobs,
+                "split_ms": options.split_ms,
+                "resume": options.resume,
+                "java_home": state.tools.java_home,
+            }),
+        )
+        .map_err(io_err(&wd.runs()))?;
+        let reusable = if options.resume {
+            records::earlier(wd, &record.id)
+        } else {
+            HashMap::new()
+        };
+        let reporter = Reporter::open(
+            &record.id,
+            &[
+                (&record.results(), &record.details()),
+                (&wd.results(), &wd.details()),
+            ],
+        )
+        .map_err(io_err(&record.results()))?;
+        let progress = options.progress.then(|| Progress::new(0, options.jobs));
+        let shared = Arc::new(Shared {
+            wd: wd.clone(),
+            tests: crate::schedule::ordered_tests(&state),
+            state,
+            coverage,
+            agent_jar,
+            board: Board::new(options.split_ms.unwrap_or(0.0)),
+            options,
+            run_key,
+            reusable,
+            recording: Mutex::new(Recording {
+                record,
+                reporter,
+                totals: Totals::default(),
+                write_error: None,
+            }),
+            progress,
+            next_id: AtomicUsize::new(0),
+        });
+        let threads = (0..shared.options.jobs)
+            .map(|id| {
+                let shared = shared.clone();
+                std::thread::Builder::new()
+                    .name(format!("patchval-{id}"))
+                    .spawn(move || threads::serve(&shared, id))
+                    .map_err(io_err(Path::new("(thread)")))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let ticker = shared.progress.is_some().then(|| {
+            let stop = Arc::new(AtomicBool::new(false));
+            let (s, st) = (shared.clone(), stop.clone());
+            let h = std::thread::spawn(move || {
+                while !st.load(Ordering::SeqCst) {
+                    if let Some(p) = &s.progress {
+                        p.refresh();
+                    }
+                    std::thread::sleep(std::time::Duration::from_millis(200));
+                }
+            });
+            (stop, h)
+        });
+        Ok(Validator {
+            shared,
+            threads,
+            ticker,
+        })
+    }
+
+    /// This run's directory (`WORK/runs/NNNN/`).
+    pub fn record_dir(&self) -> PathBuf {
+        self.shared.lock_record().record.dir.clone()
+    }
+
+    /// The run's `result.jsonl`.
+    pub fn results_file(&self) -> PathBuf {
+        self.shared.lock_record().record.results()
+    }
+
+    /// The work dir's state, as `init` left it.
+    pub fn state(&self) -> &State {
+        &self.shared.state
+    }
+
+    /// Prints a line on stdout above the progress bars.
+    pub fn println(&self, line: &str) {
+        match &self.shared.progress {
+            Some(p) => p.println(line),
+            None => println!("{line}"),
+        }
+    }
+
+    /// Submits the patch files `args` name (files, directories, glob patterns) read as `format`
+    /// says (`patchset::inputs`): manifests as they are, other formats grouped into sets below
+    /// `WORK/inputs/`. Inputs that cannot be read are done at once, an `E` each.
+    pub fn submit(&self, args: &[String], format: Format) -> Result<Submission, CoreError> {
+        let s = &self.shared;
+        let prepared = inputs::prepare(
+            &s.wd.inputs(),
+            &s.state.project.root,
+            &s.state.project.source_dirs,
+            args,
+            format,
+        )?;
+        let bad: Vec<SetResult> = prepared
+            .unreadable
+            .iter()
+            .map(|u| crate::technique::unusable(Path::new(&u.source), 1, u.why.clone()))
+            .collect();
+        Ok(self.queue(prepared.sets, bad))
+    }
+
+    /// Submits sets held in memory: each is written to `WORK/inputs/submitted/` (named by its
+    /// content, so `--resume` finds it again) and validated like a file.
+    pub fn submit_sets(&self, sets: &[PatchSet]) -> Result<Submission, CoreError> {
+        let dir = self.shared.wd.inputs().join("submitted");
+        std::fs::create_dir_all(&dir).map_err(io_err(&dir))?;
+        let mut paths = Vec::new();
+        for set in sets {
+            let text = serde_json::to_string_pretty(set).map_err(|e| CoreError::Io {
+                path: dir.clone(),
+                source: e.into(),
+            })?;
+            let hash = crate::model::fnv(text.bytes(), crate::model::FNV_START);
+            let path = dir.join(format!(
+                "{}-{hash:016x}.json",
+                crate::patchset::stem(Path::new(&set.filename))
+            ));
+            std::fs::write(&path, text).map_err(io_err(&path))?;
+            paths.push(path);
+        }
+        Ok(self.queue(paths, Vec::new()))
+    }
+
+    /// Submits single patches given as unified diffs in memory, `(name, diff)` each: each is
+    /// written to `WORK/inputs/submitted/` and read as `submit` reads a `.diff` file, grouped
+    /// into sets by location with the others.
+    pub fn submit_diffs(&self, diffs: &[(String, String)]) -> Result<Submission, CoreError> {
+        let dir = self.shared.wd.inputs().join("submitted");
+        std::fs::create_dir_all(&dir).map_err(io_err(&dir))?;
+        let mut args = Vec::new();
+        for (name, text) in diffs {
+            let hash = crate::model::fnv(text.bytes(), crate::model::FNV_START);
+            let safe: String = name
+                .chars()
+                .map(|c| {
+                    if c.is_ascii_alphanumeric() || c == '-' {
+                        c
+                    } else {
+                        '_'
+                    }
+                })
+                .collect();
+            let path = dir.join(format!("{safe}-{hash:016x}.diff"));
+            std::fs::write(&path, text).map_err(io_err(&path))?;
+            args.push(path.display().to_string());
+        }
+        self.submit(&args, Format::Diff)
+    }
+
+    /// Queues set files (and records results already known) as one submission.
+    fn queue(&self, paths: Vec<PathBuf>, done: Vec<SetResult>) -> Submission {
+        let s = &self.shared;
+        let id = s.next_id.fetch_add(1, Ordering::SeqCst);
+        let (tx, rx) = std::sync::mpsc::channel();
+        let cancelled = Arc::new(AtomicBool::new(false));
+        let submitted = Arc::new(Submitted {
+            id,
+            events: Mutex::new(tx),
+            cancelled: cancelled.clone(),
+        });
+        let sets = paths.len() + done.len();
+        if let Some(p) = &s.progress {
+            p.add_sets(sets);
+        }
+        for r in done {
+            s.record(&r, None, None);
+            s.lock_record().totals.unreadable += 1;
+            submitted.send(Event::Done {
+                result: Box::new(r),
+                resumed_from: None,
+            });
+        }
+        for path in paths {
+            let key = records::set_key(s.run_key, &path);
+            s.board.push_set(SetJob {
+                path,
+                key,
+                submission: submitted.clone(),
+            });
+        }
+        Submission {
+            events: rx,
+            cancelled,
+            id,
+            sets,
+            shared: s.clone(),
+        }
+    }
+
+    /// Ends the workers (after every queued set is done) and completes the run's record; returns
+    /// what the validator did. An error writing the results is returned here.
+    pub fn close(mut self) -> Result<Totals, CoreError> {
+        self.shared.board.close();
+        for t in self.threads.drain(..) {
+            let _ = t.join();
+        }
+        if let Some((stop, h)) = self.ticker.take() {
+            stop.store(true, Ordering::SeqCst);
+            let _ = h.join();
+        }
+        if let Some(p) = &self.shared.progress {
+            p.finish();
+        }
+        let mut rec = self.shared.lock_record();
+        if let Some(e) = rec.write_error.take() {
+            let path = rec.record.results();
+            return Err(CoreError::Io { path, source: e });
+        }
+        let t = rec.totals.clone();
+        let interrupted = (t.not_validated > 0 || crate::stop::requested()).then(|| {
+            serde_json::json!({
+                "signal": "SIGINT",
+                "not_validated": t.not_validated,
+            })
+        });
+        let dir = rec.record.dir.clone();
+        rec.record
+            .finish(serde_json::json!({
+                "sets": t.sets,
+                "resumed": t.resumed,
+                "unusable": t.unusable,
+                "unreadable_patches": t.unreadable,
+                "verdicts": t.verdicts,
+                "interrupted": interrupted,
+            }))
+            .map_err(io_err(&dir.join("run.json")))?;
+        Ok(t)
+    }
+}
+
+/// `warm-check` over the work dir `wd`: its passing tests (those matching `only`) in fresh class
+/// loaders and in a warm loader reset before each test, `rounds` times each way
+/// (`warm_check::check`).
+pub fn warm_check(
+    wd: &WorkDir,
+    only: &[glob::Pattern],
+    rounds: u32,
+    reset: bool,
+) -> Result<crate::warm_check::WarmReport, crate::warm_check::WarmError> {
+    let state = wd.load()?;
+    crate::warm_check::check(wd, &state, only, rounds, reset)
+}
+
+impl Drop for Validator {
+    /// A validator dropped without `close` (an error in a front end) still lets its threads end.
+    fn drop(&mut self) {
+        self.shared.board.drain_sets(|_| true);
+        self.shared.board.close();
+        if let Some((stop, _)) = &self.ticker {
+            stop.store(true, Ordering::SeqCst);
+        }
+    }
+}

@@ -1,0 +1,128 @@
+//! One patch set's result and its telemetry (`extra` in `result.jsonl`), what every technique
+//! returns and every front end reads.
+
+use super::{Outcome, Verdict};
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// Telemetry for one patch set.
+#[derive(Debug, Default, Clone, Serialize)]
+pub struct Extra {
+    pub compile_ms: f64,
+    pub run_ms: f64,
+    pub total_ms: f64,
+    /// javac calls on the schemata (1 when every patch compiles, 2 when some do not).
+    pub javac_invocations: u32,
+    /// javac calls for patches validated one by one.
+    pub fallback_compiles: u32,
+    /// JVM starts of the worker that validated this set, since the run began (1 = never restarted).
+    pub worker_jvm_starts: u32,
+    /// JVM starts caused by this set (fresh JVMs in plain mode, restarts after timeouts otherwise).
+    pub jvm_starts: u32,
+    /// Test executions (sequential rounds plus tree rounds).
+    pub rounds: u64,
+    /// Rounds that explored a state-transition tree.
+    pub tree_rounds: u64,
+    /// Woven patches deduplicated through the tree.
+    pub tree_patches: usize,
+    /// Tests that ran their patches through a tree, and the classes they found in all.
+    pub tree_tests: usize,
+    pub classes: usize,
+    /// Patch captures at the location over all trees (what deduplication cost).
+    pub captures: u64,
+    /// Tests whose tree split the patches into several classes: test → [rounds, classes].
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub split_tests: BTreeMap<String, [u64; 2]>,
+    /// Why woven patches ran sequentially (reason → count).
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub sequential_reasons: BTreeMap<String, usize>,
+    /// Tests whose tree was abandoned for sequential rounds, with the reason.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub tree_fallbacks: Vec<String>,
+    /// Failures of tests that passed on the unpatched program but passed again when run once more
+    /// for the same patch: flaky, not held against the patch.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub flaky: Vec<String>,
+    /// Timeouts that did not repeat when the test ran again, alone, with a budget for the
+    /// machine's load at that moment: the machine's, not held against the patch.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub slow: Vec<String>,
+    /// Requests outside tree rounds stopped at their time limit (each restarted the worker).
+    pub sequential_timeouts: u64,
+    /// Timeouts that repeated when the test ran again that way: they count.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub timeouts: Vec<String>,
+    /// Test runs the worker (or plain's JVM) failed for reasons of its own, each retried once in a
+    /// fresh process, with what the retry gave.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub faults: Vec<String>,
+    /// Chunks of this set's tests that idle workers ran (schedule::share); 0 when not split.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub chunks_by_helpers: u64,
+    /// Patches that failed in a chunk and ran the rest of the order again on one worker.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub redone_after_chunks: u64,
+    /// Tests this set ran (trigger tests and the passing tests that executed the patched
+    /// method at init) and passing tests it left out (schedule::select).
+    pub tests_selected: usize,
+    pub tests_skipped: usize,
+    /// How the manifest's text was matched to the file when they differ in what cannot matter
+    /// (line ends, whitespace at the end of the file; `patchset::check_context`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub context: Option<String>,
+    /// The location is in a local declaration's initialiser, woven with the declaration split in
+    /// place (`weave::split`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub declaration_split: bool,
+    /// The location is in an initialiser woven moved into a method of its own
+    /// (`weave::hoist::Hoist`): `field`, `static field` or `static block`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hoisted: Option<String>,
+    /// Why this set ran every test, when it did.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub all_tests_because: Option<String>,
+    /// Patches whose outcome over the selected tests was a timeout or an error, decided again
+    /// over every test.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub redone_over_every_test: u64,
+    pub patches: usize,
+    pub woven: usize,
+    pub fallback: usize,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub fallback_reasons: Vec<String>,
+    pub terminal_stub: bool,
+    pub counts: BTreeMap<char, usize>,
+    pub worker: usize,
+}
+
+/// The outcome of one patch set.
+#[derive(Debug, Clone)]
+pub struct SetResult {
+    pub patches_path: String,
+    /// `schemata`, `fallback` (no patch could be woven), `plain`, or none when the set is unusable.
+    pub technique: Option<String>,
+    pub outcomes: Vec<Outcome>,
+    /// Each patch's name, when its set has names (diffs, edit lists).
+    pub names: Vec<String>,
+    /// Why the whole set could not be validated.
+    pub error: Option<String>,
+    pub extra: Extra,
+}
+
+impl SetResult {
+    pub fn verdicts(&self) -> Vec<Verdict> {
+        self.outcomes.iter().map(|o| o.verdict).collect()
+    }
+
+    pub fn finish_counts(&mut self) {
+        self.extra.counts.clear();
+        for o in &self.outcomes {
+            *self.extra.counts.entry(o.verdict.letter()).or_default() += 1;
+        }
+        self.extra.patches = self.outcomes.len();
+    }
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}

@@ -1,0 +1,237 @@
+//! The schemata technique: a set's patches woven into one copy of the file (`weave`), compiled
+//! once (`compile`), and the selected tests run over the woven patches, test-equivalent patches
+//! sharing rounds through the state-transition tree (`schedule`); what cannot be woven goes to
+//! the per-patch fallback (`fallback`) in the same worker JVM.
+
+use super::fallback::one_by_one;
+use super::validation::{SetValidation, Slot};
+use super::{unusable, RunContext, Sink, Technique};
+use crate::compile::compile_schemata;
+use crate::model::{Extra, Outcome, PatchSet, Phase, SetResult, Verdict};
+use crate::pool::Worker;
+use crate::schedule::share::{Executed, Job};
+use crate::weave;
+use std::path::Path;
+use std::time::Instant;
+
+/// The schemata on one worker thread.
+pub struct Schemata {
+    slot: Slot,
+}
+
+impl Schemata {
+    pub fn new(id: usize) -> Schemata {
+        Schemata {
+            slot: Slot::new(id),
+        }
+    }
+}
+
+impl Technique for Schemata {
+    fn validate(
+        &mut self,
+        ctx: &RunContext,
+        path: &Path,
+        set: &PatchSet,
+        sink: &dyn Sink,
+    ) -> SetResult {
+        let id = self.slot.id;
+        let worker = match self.slot.worker(ctx) {
+            Ok(w) => w,
+            Err(why) => return unusable(path, set.patches.len(), why),
+        };
+        let mut v = SetValidation::new(ctx, worker, id, path, set, sink);
+        crate::progress::phase("weaving");
+        let technique = match plan(set, &mut v.extra) {
+            Ok(mut plan) => {
+                for (i, excluded) in plan.excluded.iter_mut().enumerate() {
+                    let n = set.other_edits(i).len();
+                    if n > 0 && excluded.is_none() {
+                        *excluded = Some(format!(
+                            "the patch also edits other files ({n} edits): it is compiled with them"
+                        ));
+                    }
+                }
+                plan.exclude_stack_exposed(&ctx.state.purity);
+                if ctx.dedup {
+                    plan.enable_tree(&ctx.state.purity);
+                }
+                woven(&mut v, ctx, worker, id, set, &plan);
+                "schemata"
+            }
+            Err(why) => {
+                v.extra.fallback_reasons.push(why.0.clone());
+                v.fallback
+                    .extend((0..set.patches.len()).map(|i| (i, why.0.clone())));
+                "fallback"
+            }
+        };
+        one_by_one(&mut v, ctx, worker, id, set);
+        v.finish(worker, path, set, technique)
+    }
+
+    fn help(&mut self, ctx: &RunContext, job: &Job) -> Result<Executed, String> {
+        Ok(job.run(self.slot.worker(ctx)?))
+    }
+
+    fn reset(&mut self) {
+        self.slot.reset();
+    }
+}
+
+/// The weaving plan for `set`. A location in the initialiser of a local declaration, which
+/// cannot move into a method of its own, is planned on the file with that declaration split in
+/// place (`weave::split`), and the patches that only a declaration can take stay unwoven. One in
+/// a field's initialiser or a static block is planned with that code moved into a method
+/// (`weave::hoist`), and the patches naming a guarded field stay unwoven. So is a location that
+/// is a whole declaration, for the patches that change only its initialiser.
+fn plan(set: &PatchSet, extra: &mut Extra) -> Result<weave::Plan, weave::scope::Unsupported> {
+    use weave::split;
+    let (src, range) = (set.original_text(), set.unpatched_range());
+    let why = match weave::plan(&src, range.clone(), &set.patches) {
+        Ok(plan) => return Ok(plan),
+        Err(why) => why,
+    };
+    // The patches as initialisers (None: one that changes more than the initialiser).
+    let (range, inner): (_, Vec<Option<String>>) =
+        match split::narrow(&src, range.clone(), &set.patches) {
+            Some((value, inner)) if inner.iter().filter(|p| p.is_some()).count() >= 2 => {
+                (value, inner)
+            }
+            _ => (range, set.patches.iter().cloned().map(Some).collect()),
+        };
+    // A local declaration is split in place; an instance field's initialiser or a static
+    // block moves into a method of its own (`weave::hoist`), woven for the patches that name
+    // no guarded field (and, in a static block, cannot end it abruptly).
+    let (split_src, range, hoisted) = match split::split_declaration(&src, range.clone()) {
+        Some((s, r)) => (s, r, None),
+        None => match weave::hoist::field(&src, range.clone())
+            .or_else(|| weave::hoist::static_block(&src, range))
+        {
+            Some(h) => (h.src, h.range, Some((h.what, h.guarded))),
+            None => return Err(why),
+        },
+    };
+    let guarded = hoisted.as_ref().map(|(_, g)| g);
+    let in_static_block = hoisted
+        .as_ref()
+        .is_some_and(|(w, _)| *w == weave::hoist::Hoist::StaticBlock);
+    let unpatched = split_src[range.clone()].to_string();
+    let texts: Vec<String> = inner
+        .iter()
+        .map(|p| p.clone().unwrap_or_else(|| unpatched.clone()))
+        .collect();
+    let mut plan = weave::plan(&split_src, range, &texts)?;
+    for ((excluded, patch), inner) in plan.excluded.iter_mut().zip(&texts).zip(&inner) {
+        if excluded.is_none() {
+            *excluded = match inner {
+                None => Some(
+                    "the patch changes more of the declaration than its initialiser".to_string(),
+                ),
+                Some(_) => guarded_name(patch, guarded)
+                    .or_else(|| {
+                        in_static_block
+                            .then(|| weave::hoist::completes_as_in_a_method(patch))
+                            .flatten()
+                    })
+                    .or_else(|| split::unassignable(patch)),
+            };
+        }
+    }
+    match &hoisted {
+        Some((what, _)) => extra.hoisted = Some(what.as_str().to_string()),
+        None => extra.declaration_split = true,
+    }
+    Ok(plan)
+}
+
+/// Why a patch of a hoisted initialiser is not woven: it names a field that an initialiser may
+/// not read where a method may (`weave::hoist::Hoisted::guarded`).
+fn guarded_name(
+    patch: &str,
+    guarded: Option<&std::collections::BTreeSet<String>>,
+) -> Option<String> {
+    let names = weave::tokens::scan(patch).names;
+    let hit = guarded?.iter().find(|g| names.contains(*g))?;
+    Some(format!(
+        "the patch names the field `{hit}`, which an initialiser may not read where a method \
+         may (declared later, itself, or a blank final): validated alone"
+    ))
+}
+
+/// Why a patch that timed out in the schemata is decided again on its own.
+const TIMED_OUT_WOVEN: &str =
+    "timed out in the schemata: decided again with the plainly patched file, without the stub";
+
+/// Compiles the schemata and runs the tests of every woven patch.
+fn woven(
+    v: &mut SetValidation,
+    ctx: &RunContext,
+    worker: &mut Worker,
+    worker_id: usize,
+    set: &PatchSet,
+    plan: &weave::Plan,
+) {
+    let setup = ctx.setup(worker_id, "schemata", set);
+    crate::progress::phase("compiling the schemata");
+    let s = match compile_schemata(worker, &setup, plan) {
+        Ok(s) => s,
+        Err(e) => {
+            let why = format!("compiling the schemata: {e}");
+            v.extra.fallback_reasons.push(why.clone());
+            v.fallback
+                .extend((0..set.patches.len()).map(|i| (i, why.clone())));
+            return;
+        }
+    };
+    v.extra.javac_invocations = s.javac_invocations;
+    v.extra.compile_ms += s.millis;
+    v.extra.terminal_stub = s.terminal_stub;
+    for (i, msg) in &s.compile_errors {
+        v.decide(
+            *i,
+            Outcome::new(Verdict::CompileError, Phase::Compile).with_detail(msg.clone()),
+        );
+    }
+    v.fallback
+        .extend(s.fallback.iter().map(|(i, why)| (*i, why.clone())));
+    let Some(woven) = &s.woven else { return };
+    v.extra.woven = woven.patches.len();
+    let tree: Vec<usize> = woven
+        .patches
+        .iter()
+        .copied()
+        .filter(|&i| plan.tree[i].is_ok())
+        .collect();
+    v.extra.tree_patches = tree.len();
+    for &i in &woven.patches {
+        if let Err(why) = &plan.tree[i] {
+            *v.extra.sequential_reasons.entry(why.clone()).or_default() += 1;
+        }
+    }
+    let t = Instant::now();
+    let cp = ctx.wd.test_classpath(ctx.state, Some(&setup.overlay));
+    let done = v.execute(ctx, worker, &cp, &woven.patches, &tree, Phase::Execute);
+    // Frames of the woven file read as the plainly patched file's (line, method name).
+    let mut frames = woven.frames.clone();
+    frames.file_name = std::path::Path::new(&set.filename)
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    for (i, mut o) in done {
+        if o.verdict == Verdict::Timeout {
+            // The stub runs at every visit of the location, so woven code is slower than the
+            // plainly patched program: a patch that ends just past its timeout in the
+            // schemata (a loop filling the heap until OutOfMemoryError) may end in time in
+            // plain. Its own compile of the plainly patched file decides it.
+            v.fallback.push((i, TIMED_OUT_WOVEN.to_string()));
+            continue;
+        }
+        o.detail = o.detail.map(|d| frames.rewrite(i, &d));
+        for run in &mut o.runs {
+            run.failed = run.failed.take().map(|d| frames.rewrite(i, &d));
+        }
+        v.decide(i, o);
+    }
+    v.extra.run_ms += t.elapsed().as_secs_f64() * 1000.0;
+}

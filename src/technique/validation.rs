@@ -1,0 +1,207 @@
+//! One set's validation in a worker, as the schemata and the fallback share it: the tests the set
+//! selects, the outcomes decided so far (each reported to the sink as it is decided), the
+//! telemetry, the execution of the selected tests (spread over idle workers) with the redo over
+//! every test that selection's rules ask for, and the worker thread's lazily started worker.
+
+use super::{RunContext, Sink};
+use crate::model::{Extra, Outcome, PatchSet, Phase, SetResult, Verdict};
+use crate::pool::Worker;
+use crate::schedule::select::{select, Selection};
+use crate::schedule::share::execute_shared;
+use crate::schedule::{Mode, Telemetry};
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::time::Instant;
+
+/// The worker process of a worker thread, started the first time it is needed and kept for the
+/// thread's life (or why it would not start).
+pub(super) struct Slot {
+    pub id: usize,
+    worker: Option<Result<Worker, String>>,
+}
+
+impl Slot {
+    pub fn new(id: usize) -> Slot {
+        Slot { id, worker: None }
+    }
+
+    /// The thread's worker, started now if it is not yet.
+    pub fn worker(&mut self, ctx: &RunContext) -> Result<&mut Worker, String> {
+        let id = self.id;
+        let w = self.worker.get_or_insert_with(|| {
+            let t = Instant::now();
+            let w =
+                crate::pool::spawn::spawn_worker(ctx.wd, &ctx.state.project, &ctx.state.tools, id)
+                    .map_err(|e| e.to_string());
+            tracing::debug!("worker {id} started in {:.2} s", t.elapsed().as_secs_f64());
+            w
+        });
+        w.as_mut()
+            .map_err(|e| format!("cannot start a worker: {e}"))
+    }
+
+    /// Drops the worker (the next set starts a fresh one).
+    pub fn reset(&mut self) {
+        self.worker = None;
+    }
+}
+
+/// What validating one set has found so far.
+pub(super) struct SetValidation<'s> {
+    pub extra: Extra,
+    outcomes: Vec<Option<Outcome>>,
+    /// Patches to validate one by one, with the reason.
+    pub fallback: Vec<(usize, String)>,
+    /// The tests this set runs.
+    pub selection: Selection,
+    sink: &'s dyn Sink,
+    started: Instant,
+    starts_before: u32,
+}
+
+impl<'s> SetValidation<'s> {
+    /// Starts validating `set` (named `path` in progress lines) in `worker`: its tests are
+    /// selected now.
+    pub fn new(
+        ctx: &RunContext,
+        worker: &Worker,
+        worker_id: usize,
+        path: &Path,
+        set: &PatchSet,
+        sink: &'s dyn Sink,
+    ) -> SetValidation<'s> {
+        crate::progress::set_started(
+            &crate::report::set_name(&path.display().to_string()),
+            set.patches.len(),
+        );
+        let selection = select(ctx.wd, ctx.state, ctx.coverage, ctx.tests, set);
+        let mut extra = Extra {
+            worker: worker_id,
+            ..Extra::default()
+        };
+        extra.tests_selected = selection.tests.len();
+        extra.tests_skipped = selection.skipped;
+        extra.all_tests_because = selection.all_because.clone();
+        SetValidation {
+            extra,
+            outcomes: vec![None; set.patches.len()],
+            fallback: Vec::new(),
+            selection,
+            sink,
+            started: Instant::now(),
+            starts_before: worker.jvm_starts,
+        }
+    }
+
+    /// Patch `i` is decided: kept, and reported to the sink.
+    pub fn decide(&mut self, i: usize, o: Outcome) {
+        self.sink.decided(i, &o);
+        self.outcomes[i] = Some(o);
+    }
+
+    fn absorb(&mut self, t: &Telemetry) {
+        self.extra.rounds += t.rounds;
+        self.extra.tree_rounds += t.tree_rounds;
+        self.extra.captures += t.captures;
+        for (test, rounds, classes) in &t.trees {
+            self.extra.tree_tests += 1;
+            self.extra.classes += classes;
+            if *classes > 1 {
+                self.extra
+                    .split_tests
+                    .insert(test.clone(), [*rounds, *classes as u64]);
+            }
+        }
+        self.extra
+            .tree_fallbacks
+            .extend(t.fallbacks.iter().cloned());
+        self.extra.flaky.extend(t.flaky.iter().cloned());
+        self.extra.slow.extend(t.slow.iter().cloned());
+        self.extra.timeouts.extend(t.timeouts.iter().cloned());
+        self.extra.sequential_timeouts += t.sequential_timeouts;
+        self.extra.faults.extend(t.faults.iter().cloned());
+        self.extra.chunks_by_helpers += t.chunks_by_helpers;
+        self.extra.redone_after_chunks += t.redone;
+    }
+
+    /// Runs the selected tests for `patches`; an outcome that may owe something to the tests
+    /// left out ([`Selection::must_redo`]) is decided again over every test.
+    pub fn execute(
+        &mut self,
+        ctx: &RunContext,
+        worker: &mut Worker,
+        cp: &[String],
+        patches: &[usize],
+        tree: &[usize],
+        phase: Phase,
+    ) -> BTreeMap<usize, Outcome> {
+        let tests = &self.selection.tests;
+        let mode = Mode {
+            phase,
+            matrix: ctx.matrix,
+        };
+        crate::progress::phase(&format!(
+            "running the selected tests for {} patches",
+            patches.len()
+        ));
+        crate::progress::tests_begin(tests.len(), tests.iter().map(|t| t.millis).sum());
+        let (mut done, telemetry) =
+            execute_shared(worker, ctx.board, cp, tests, patches, tree, mode);
+        self.absorb(&telemetry);
+        let again: Vec<usize> = patches
+            .iter()
+            .copied()
+            .filter(|i| {
+                done.get(i)
+                    .is_some_and(|o| self.selection.must_redo(o, ctx.tests))
+            })
+            .collect();
+        if again.is_empty() {
+            return done;
+        }
+        self.extra.redone_over_every_test += again.len() as u64;
+        crate::progress::phase(&format!(
+            "{} patches decided again over every test",
+            again.len()
+        ));
+        crate::progress::tests_begin(ctx.tests.len(), ctx.tests.iter().map(|t| t.millis).sum());
+        let tree: Vec<usize> = tree.iter().copied().filter(|i| again.contains(i)).collect();
+        let (redone, telemetry) =
+            execute_shared(worker, ctx.board, cp, ctx.tests, &again, &tree, mode);
+        self.absorb(&telemetry);
+        done.extend(redone);
+        done
+    }
+
+    /// The set's result, `technique` naming how it was validated.
+    pub fn finish(
+        self,
+        worker: &Worker,
+        path: &Path,
+        set: &PatchSet,
+        technique: &str,
+    ) -> SetResult {
+        let mut extra = self.extra;
+        extra.worker_jvm_starts = worker.jvm_starts;
+        extra.jvm_starts = worker.jvm_starts - self.starts_before;
+        extra.total_ms = self.started.elapsed().as_secs_f64() * 1000.0;
+        let mut r = SetResult {
+            patches_path: path.display().to_string(),
+            technique: Some(technique.to_string()),
+            outcomes: self
+                .outcomes
+                .into_iter()
+                .map(|o| {
+                    o.unwrap_or_else(|| {
+                        Outcome::new(Verdict::Error, Phase::Execute).with_detail("not validated")
+                    })
+                })
+                .collect(),
+            names: set.names.clone(),
+            error: None,
+            extra,
+        };
+        r.finish_counts();
+        r
+    }
+}
