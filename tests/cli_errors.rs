@@ -2,75 +2,31 @@
 //! copied to a temp dir. The product rule: bad input gets a clear message naming the file and
 //! what is wrong, and the rest of the run continues with nothing lost.
 
+mod common;
+use common::*;
+use patchval::exit::ExitCode;
 use serde_json::Value;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-// Exit codes, as in src/exit.rs.
-const OK: i32 = 0;
-const PARTIAL: i32 = 1;
-const USAGE: i32 = 2;
-const ENVIRONMENT: i32 = 3;
-const PROJECT: i32 = 4;
-
-const DEFAULT_JAVA_HOME: &str = "/usr/lib/jvm/java-17-openjdk-amd64";
+use std::path::Path;
+use std::process::Command;
 
 /// The set copied from calc as the one good set, and its verdicts in calc/patches/expected.json.
 const GOOD_SET: &str = "acc_addall_continue.json";
 
-fn testdata(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("testdata")
-        .join(name)
-}
-
-fn java_home() -> String {
-    std::env::var("JAVA_HOME").unwrap_or_else(|_| DEFAULT_JAVA_HOME.to_string())
-}
-
 /// The binary with a working JDK and quiet logging.
-fn patchval() -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_patchval"));
-    c.env("JAVA_HOME", java_home()).env("PATCHVAL_LOG", "warn");
+fn quiet_patchval() -> Command {
+    let mut c = patchval_command();
+    c.env("PATCHVAL_LOG", "warn");
     c
 }
 
-/// Runs a command and returns (exit code, stdout, stderr).
-fn output(mut cmd: Command) -> (i32, String, String) {
-    let Output {
-        status,
-        stdout,
-        stderr,
-    } = cmd.output().expect("run patchval");
-    (
-        status.code().expect("exited, not killed by a signal"),
-        String::from_utf8_lossy(&stdout).into_owned(),
-        String::from_utf8_lossy(&stderr).into_owned(),
-    )
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let dst = to.join(e.file_name());
-        if e.file_type().unwrap().is_dir() {
-            copy_dir(&e.path(), &dst);
-        } else {
-            std::fs::copy(e.path(), dst).unwrap();
-        }
-    }
-}
-
-/// Copies a testdata project into `tmp` and returns its path.
-fn fixture(tmp: &Path, name: &str) -> PathBuf {
-    let dst = tmp.join(name);
-    copy_dir(&testdata(name), &dst);
-    dst
+/// Asserts a command's exit code, showing its output when it is not `want`'s.
+#[track_caller]
+fn assert_exit(code: i32, want: ExitCode, out: &str, err: &str) {
+    assert_eq!(code, want.code(), "stdout:\n{out}\nstderr:\n{err}");
 }
 
 fn init_cmd(project: &Path, wd: &Path) -> Command {
-    let mut c = patchval();
+    let mut c = quiet_patchval();
     c.arg("init")
         .arg("--project")
         .arg(project)
@@ -81,23 +37,19 @@ fn init_cmd(project: &Path, wd: &Path) -> Command {
 
 fn init_ok(project: &Path, wd: &Path) -> String {
     let (code, out, err) = output(init_cmd(project, wd));
-    assert_eq!(code, OK, "init failed\nstdout:\n{out}\nstderr:\n{err}");
+    assert_eq!(
+        code,
+        ExitCode::Ok.code(),
+        "init failed\nstdout:\n{out}\nstderr:\n{err}"
+    );
     out
 }
 
 fn run_cmd(wd: &Path, args: &[&Path]) -> Command {
-    let mut c = patchval();
+    let mut c = quiet_patchval();
     c.arg("run").arg("--work-dir").arg(wd).args(["-j", "2"]);
     c.args(args);
     c
-}
-
-fn jsonl(path: &Path) -> Vec<Value> {
-    std::fs::read_to_string(path)
-        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{l}: {e}")))
-        .collect()
 }
 
 /// The result.jsonl line whose patches_path ends with `/name`.
@@ -115,9 +67,9 @@ fn line_for<'a>(lines: &'a [Value], name: &str) -> &'a Value {
 }
 
 fn expected_succlist(fixture: &str, set: &str) -> String {
-    let text = std::fs::read_to_string(testdata(fixture).join("patches/expected.json")).unwrap();
-    let v: Value = serde_json::from_str(&text).unwrap();
-    v[set].as_str().expect("set in expected.json").to_string()
+    expected(&testdata(fixture))
+        .remove(set)
+        .expect("set in expected.json")
 }
 
 /// Writes the good set and the five bad ones into `dir`; returns the good set's patch count.
@@ -186,8 +138,7 @@ fn assert_unusable(lines: &[Value], name: &str, what: &str) -> String {
 
 #[test]
 fn run_reports_each_bad_patch_set_and_validates_the_good_one() {
-    let tmp = tempfile::tempdir().unwrap();
-    let project = fixture(tmp.path(), "calc");
+    let (tmp, project) = fixture("calc");
     let wd = tmp.path().join("work");
     init_ok(&project, &wd);
     let sets = tmp.path().join("sets");
@@ -202,7 +153,7 @@ fn run_reports_each_bad_patch_set_and_validates_the_good_one() {
     std::fs::write(escape.join("Accumulator.java"), original).unwrap();
 
     let (code, out, err) = output(run_cmd(&wd, &[&sets]));
-    assert_eq!(code, PARTIAL, "stdout:\n{out}\nstderr:\n{err}");
+    assert_exit(code, ExitCode::Partial, &out, &err);
 
     let lines = jsonl(&wd.join("result.jsonl"));
     assert_eq!(lines.len(), 7, "one result line per set: {lines:#?}");
@@ -272,8 +223,7 @@ fn run_reports_each_bad_patch_set_and_validates_the_good_one() {
 /// should say E for each patch (and details.jsonl should have a line per patch).
 #[test]
 fn run_reports_all_e_for_parseable_unusable_sets() {
-    let tmp = tempfile::tempdir().unwrap();
-    let project = fixture(tmp.path(), "calc");
+    let (tmp, project) = fixture("calc");
     let wd = tmp.path().join("work");
     init_ok(&project, &wd);
     let sets = tmp.path().join("sets");
@@ -282,7 +232,7 @@ fn run_reports_all_e_for_parseable_unusable_sets() {
     let missing = sets.join("missing_bug.json");
 
     let (code, out, err) = output(run_cmd(&wd, &[&v2, &missing]));
-    assert_eq!(code, PARTIAL, "stdout:\n{out}\nstderr:\n{err}");
+    assert_exit(code, ExitCode::Partial, &out, &err);
     let lines = jsonl(&wd.join("result.jsonl"));
     let all_e = "E".repeat(n);
     assert_eq!(
@@ -299,13 +249,12 @@ fn run_reports_all_e_for_parseable_unusable_sets() {
 
 #[test]
 fn run_with_a_glob_matching_nothing_is_a_usage_error() {
-    let tmp = tempfile::tempdir().unwrap();
-    let project = fixture(tmp.path(), "calc");
+    let (tmp, project) = fixture("calc");
     let wd = tmp.path().join("work");
     init_ok(&project, &wd);
     let pattern = tmp.path().join("nowhere/*.json");
     let (code, out, err) = output(run_cmd(&wd, &[&pattern]));
-    assert_eq!(code, USAGE, "stdout:\n{out}\nstderr:\n{err}");
+    assert_exit(code, ExitCode::Usage, &out, &err);
     assert!(
         err.contains(&pattern.display().to_string()),
         "must name the pattern: {err}"
@@ -319,29 +268,28 @@ fn run_without_init_points_to_patchval_init() {
     let wd = tmp.path().join("never-initialized");
     let set = testdata("calc/patches").join(GOOD_SET);
     let (code, out, err) = output(run_cmd(&wd, &[&set]));
-    assert_ne!(code, OK, "stdout:\n{out}\nstderr:\n{err}");
+    assert_ne!(code, ExitCode::Ok.code(), "stdout:\n{out}\nstderr:\n{err}");
     assert!(err.contains("patchval init"), "{err}");
     assert!(err.contains("state.json"), "{err}");
     assert!(!wd.join("result.jsonl").exists());
 }
 
-/// src/exit.rs documents ENVIRONMENT as "the environment is missing something (JDK, JUnit, work dir)".
+/// src/exit.rs documents `ExitCode::Environment` as "the environment is missing something (JDK, JUnit, work dir)".
 #[test]
 fn run_without_init_exits_environment() {
     let tmp = tempfile::tempdir().unwrap();
     let wd = tmp.path().join("never-initialized");
     let set = testdata("calc/patches").join(GOOD_SET);
     let (code, _, err) = output(run_cmd(&wd, &[&set]));
-    assert_eq!(code, ENVIRONMENT, "{err}");
+    assert_eq!(code, ExitCode::Environment.code(), "{err}");
 }
 
 #[test]
 fn init_on_a_project_that_does_not_compile() {
-    let tmp = tempfile::tempdir().unwrap();
-    let project = fixture(tmp.path(), "nocompile");
+    let (tmp, project) = fixture("nocompile");
     let wd = tmp.path().join("work");
     let (code, out, err) = output(init_cmd(&project, &wd));
-    assert_eq!(code, PROJECT, "stdout:\n{out}\nstderr:\n{err}");
+    assert_exit(code, ExitCode::Project, &out, &err);
     assert!(err.contains("does not compile"), "{err}");
     // javac's own error, with the file and line.
     assert!(
@@ -354,11 +302,10 @@ fn init_on_a_project_that_does_not_compile() {
 
 #[test]
 fn init_on_a_project_without_tests() {
-    let tmp = tempfile::tempdir().unwrap();
-    let project = fixture(tmp.path(), "notests");
+    let (tmp, project) = fixture("notests");
     let wd = tmp.path().join("work");
     let (code, out, err) = output(init_cmd(&project, &wd));
-    assert_eq!(code, PROJECT, "stdout:\n{out}\nstderr:\n{err}");
+    assert_exit(code, ExitCode::Project, &out, &err);
     assert!(err.contains("no tests"), "{err}");
     assert!(!wd.join("state.json").exists());
 }
@@ -366,11 +313,10 @@ fn init_on_a_project_without_tests() {
 /// The user's test sources are in the project; the message names patchval's compiled copy in the work dir.
 #[test]
 fn no_tests_message_names_the_test_source_dir() {
-    let tmp = tempfile::tempdir().unwrap();
-    let project = fixture(tmp.path(), "notests");
+    let (tmp, project) = fixture("notests");
     let wd = tmp.path().join("work");
     let (code, _, err) = output(init_cmd(&project, &wd));
-    assert_eq!(code, PROJECT, "{err}");
+    assert_eq!(code, ExitCode::Project.code(), "{err}");
     assert!(
         err.contains(&project.join("src/test/java").display().to_string()),
         "{err}"
@@ -379,14 +325,13 @@ fn no_tests_message_names_the_test_source_dir() {
 
 #[test]
 fn init_with_a_missing_jdk() {
-    let tmp = tempfile::tempdir().unwrap();
-    let project = fixture(tmp.path(), "calc");
+    let (tmp, project) = fixture("calc");
     let wd = tmp.path().join("work");
     let nojdk = tmp.path().join("no-such-jdk");
     let mut cmd = init_cmd(&project, &wd);
     cmd.env("JAVA_HOME", &nojdk);
     let (code, out, err) = output(cmd);
-    assert_eq!(code, ENVIRONMENT, "stdout:\n{out}\nstderr:\n{err}");
+    assert_exit(code, ExitCode::Environment, &out, &err);
     assert!(err.contains("JAVA_HOME"), "{err}");
     assert!(err.contains(&nojdk.display().to_string()), "{err}");
     assert!(!wd.join("state.json").exists());
@@ -394,12 +339,11 @@ fn init_with_a_missing_jdk() {
 
 #[test]
 fn init_with_a_bad_patchval_toml() {
-    let tmp = tempfile::tempdir().unwrap();
-    let project = fixture(tmp.path(), "calc");
+    let (tmp, project) = fixture("calc");
     std::fs::write(project.join("patchval.toml"), "relase = \"11\"\n").unwrap();
     let wd = tmp.path().join("work");
     let (code, out, err) = output(init_cmd(&project, &wd));
-    assert_eq!(code, USAGE, "stdout:\n{out}\nstderr:\n{err}");
+    assert_exit(code, ExitCode::Usage, &out, &err);
     assert!(err.contains("patchval.toml"), "{err}");
     assert!(err.contains("relase"), "must name the unknown key: {err}");
 }
@@ -409,15 +353,14 @@ fn init_on_a_missing_project_dir() {
     let tmp = tempfile::tempdir().unwrap();
     let project = tmp.path().join("no-such-project");
     let (code, out, err) = output(init_cmd(&project, &tmp.path().join("work")));
-    assert_eq!(code, USAGE, "stdout:\n{out}\nstderr:\n{err}");
+    assert_exit(code, ExitCode::Usage, &out, &err);
     assert!(err.contains(&project.display().to_string()), "{err}");
     assert!(err.contains("not a directory"), "{err}");
 }
 
 #[test]
 fn init_lists_failing_tests_as_trigger_tests() {
-    let tmp = tempfile::tempdir().unwrap();
-    let project = fixture(tmp.path(), "calc");
+    let (tmp, project) = fixture("calc");
     let out = init_ok(&project, &tmp.path().join("work"));
     assert!(
         out.contains("26 tests (2 failing on the unpatched program)"),
@@ -430,31 +373,6 @@ fn init_lists_failing_tests_as_trigger_tests() {
         assert!(out.contains(&format!("trigger test {t}: ")), "{t}:\n{out}");
     }
     assert_eq!(out.matches("trigger test ").count(), 2, "{out}");
-}
-
-fn state_tests(wd: &Path) -> Value {
-    let text = std::fs::read_to_string(wd.join("state.json")).unwrap();
-    serde_json::from_str(&text).unwrap()
-}
-
-/// Whether `state.json` records `id` as a test that passed.
-fn passed(state: &Value, id: &str) -> bool {
-    state["tests"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .any(|t| t["passed"] == true && t_id(t) == id)
-}
-
-fn t_id(t: &Value) -> String {
-    match &t["id"] {
-        Value::String(s) => s.clone(),
-        other => format!(
-            "{}#{}",
-            other["class"].as_str().unwrap_or_default(),
-            other["method"].as_str().unwrap_or_default()
-        ),
-    }
 }
 
 const NORMAL_HOSTILE_TESTS: [&str; 6] = [
@@ -471,15 +389,18 @@ const NORMAL_HOSTILE_TESTS: [&str; 6] = [
 /// normal tests pass.
 #[test]
 fn init_survives_system_exit_and_an_endless_test() {
-    let tmp = tempfile::tempdir().unwrap();
-    let project = fixture(tmp.path(), "hostile");
+    let (tmp, project) = fixture("hostile");
     let wd = tmp.path().join("work");
     let (code, out, err) = output({
         let mut c = init_cmd(&project, &wd);
         c.args(["--baseline-timeout", "5"]);
         c
     });
-    assert_eq!(code, OK, "init failed\nstdout:\n{out}\nstderr:\n{err}");
+    assert_eq!(
+        code,
+        ExitCode::Ok.code(),
+        "init failed\nstdout:\n{out}\nstderr:\n{err}"
+    );
     assert!(
         out.contains("7 tests (1 failing on the unpatched program)"),
         "{out}"
@@ -509,7 +430,10 @@ fn init_survives_system_exit_and_an_endless_test() {
     );
     let state = state_tests(&wd);
     for t in NORMAL_HOSTILE_TESTS {
-        assert!(passed(&state, t), "{t} must pass: {state:#}");
+        assert!(
+            state.contains(&(t.to_string(), true)),
+            "{t} must pass: {state:#?}"
+        );
     }
     // Tests ran in a worker's copy of the project (init spreads them over its workers): the
     // user's tree is untouched.
@@ -525,21 +449,28 @@ fn init_survives_system_exit_and_an_endless_test() {
 /// `--work-dir` relative to the current directory must work like an absolute one.
 #[test]
 fn relative_work_dir_works() {
-    let tmp = tempfile::tempdir().unwrap();
-    let project = fixture(tmp.path(), "calc");
+    let (tmp, project) = fixture("calc");
     let (code, out, err) = output({
         let mut c = init_cmd(&project, Path::new("work"));
         c.current_dir(tmp.path());
         c
     });
-    assert_eq!(code, OK, "init\nstdout:\n{out}\nstderr:\n{err}");
+    assert_eq!(
+        code,
+        ExitCode::Ok.code(),
+        "init\nstdout:\n{out}\nstderr:\n{err}"
+    );
     let set = testdata("calc/patches").join(GOOD_SET);
     let (code, out, err) = output({
         let mut c = run_cmd(Path::new("work"), &[&set]);
         c.current_dir(tmp.path());
         c
     });
-    assert_eq!(code, OK, "run\nstdout:\n{out}\nstderr:\n{err}");
+    assert_eq!(
+        code,
+        ExitCode::Ok.code(),
+        "run\nstdout:\n{out}\nstderr:\n{err}"
+    );
     let lines = jsonl(&tmp.path().join("work/result.jsonl"));
     assert_eq!(
         line_for(&lines, GOOD_SET)["succlist"].as_str().unwrap(),

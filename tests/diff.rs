@@ -5,33 +5,9 @@
 
 mod common;
 use common::*;
+use patchval::exit::ExitCode;
 use serde_json::Value;
 use std::collections::BTreeMap;
-use std::path::Path;
-
-/// Verdict by patch name (details' `name`, shown relative to `inputs`) in the latest run.
-fn verdicts_by_name(work: &Path, inputs: &Path) -> BTreeMap<String, String> {
-    let text = std::fs::read_to_string(work.join("runs/latest/details.jsonl")).unwrap();
-    text.lines()
-        .map(|l| serde_json::from_str::<Value>(l).unwrap())
-        .map(|d| {
-            let name = d["name"]
-                .as_str()
-                .or(d["patches_path"].as_str())
-                .unwrap()
-                .to_string();
-            let name = name
-                .strip_prefix(&format!("{}/", inputs.display()))
-                .map(str::to_string)
-                .unwrap_or(name);
-            (name, d["verdict"].as_str().unwrap().to_string())
-        })
-        .collect()
-}
-
-fn expected_of(file: &Path) -> BTreeMap<String, String> {
-    serde_json::from_str(&std::fs::read_to_string(file).unwrap()).unwrap()
-}
 
 #[test]
 fn multi_hunk_and_multi_file_diffs_validate_with_plain_s_verdicts() {
@@ -128,7 +104,7 @@ fn a_diff_that_cannot_be_used_is_an_error_of_its_own_and_the_rest_is_validated()
     ]);
     assert_eq!(
         out.status.code(),
-        Some(1),
+        Some(ExitCode::Partial.code()),
         "some patches are E: exit PARTIAL"
     );
     let got = verdicts_by_name(&work, &dir);
@@ -146,10 +122,10 @@ fn a_diff_that_cannot_be_used_is_an_error_of_its_own_and_the_rest_is_validated()
             "{bad}: {got:?}"
         );
     }
-    let text = std::fs::read_to_string(work.join("runs/latest/details.jsonl")).unwrap();
+    let details = latest_details(&work);
     let detail = |name: &str| {
-        text.lines()
-            .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        details
+            .iter()
             .find(|d| d["patches_path"].as_str().unwrap().ends_with(name))
             .map(|d| d["detail"].as_str().unwrap_or_default().to_string())
             .unwrap_or_default()

@@ -5,6 +5,7 @@
 
 mod common;
 use common::*;
+use patchval::exit::ExitCode;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -165,10 +166,18 @@ fn a_full_disk_gives_errors_never_other_verdicts() {
                     || stderr.contains("No space left on device"),
                 "{margin} KiB spare: errors without the disk's reason\n{stdout}\n{stderr}"
             );
-            assert_ne!(out.status.code(), Some(0), "{margin} KiB spare");
+            assert_ne!(
+                out.status.code(),
+                Some(ExitCode::Ok.code()),
+                "{margin} KiB spare"
+            );
         } else {
             assert_eq!(got, expected, "{margin} KiB spare: {stderr}");
-            assert_eq!(out.status.code(), Some(0), "{margin} KiB spare: {stderr}");
+            assert_eq!(
+                out.status.code(),
+                Some(ExitCode::Ok.code()),
+                "{margin} KiB spare: {stderr}"
+            );
         }
         assert_eq!(
             listing(&project),
@@ -179,7 +188,8 @@ fn a_full_disk_gives_errors_never_other_verdicts() {
     assert!(saw_errors, "no margin was small enough to fill the disk");
 }
 
-/// A read-only work dir: `run` stops before validating anything, naming the path (exit 3).
+/// A read-only work dir: `run` stops before validating anything, naming the path (exit
+/// `Environment`).
 #[test]
 fn a_read_only_work_dir_is_an_error_naming_it() {
     let (tmp, project) = fixture("calc");
@@ -203,7 +213,11 @@ fn a_read_only_work_dir_is_an_error_naming_it() {
             .unwrap(),
     ]);
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(3), "{stderr}");
+    assert_eq!(
+        out.status.code(),
+        Some(ExitCode::Environment.code()),
+        "{stderr}"
+    );
     assert!(
         stderr.contains(&work.display().to_string()) && stderr.contains("Read-only file system"),
         "{stderr}"

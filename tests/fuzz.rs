@@ -5,6 +5,7 @@
 
 mod common;
 use common::*;
+use patchval::exit::ExitCode;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// `init` + `fuzz` on a fresh copy of a fixture; returns the summary and the fuzzer's stdout.
@@ -32,8 +33,9 @@ fn fuzz(name: &str, seed: u64, locations: usize, patches: usize) -> (serde_json:
     println!("{name}:\n{stdout}");
     assert!(
         out.status.success(),
-        "{name}: fuzz exited {:?} (5 = disagreements):\n{stdout}\n{}",
+        "{name}: fuzz exited {:?} ({} = disagreements):\n{stdout}\n{}",
         out.status.code(),
+        ExitCode::Disagreement.code(),
         String::from_utf8_lossy(&out.stderr)
     );
     let summary: serde_json::Value =
@@ -100,7 +102,11 @@ fn fuzz_needs_an_initialised_work_dir() {
         "--out",
         tmp.path().join("out").to_str().unwrap(),
     ]);
-    assert_eq!(out.status.code(), Some(3), "{out:?}");
+    assert_eq!(
+        out.status.code(),
+        Some(ExitCode::Environment.code()),
+        "{out:?}"
+    );
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("patchval init"), "{err}");
 }

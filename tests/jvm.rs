@@ -1,8 +1,9 @@
 //! The embedded JVM in this test process (one JVM, shared by every test here): agent calls,
 //! in-process javac, and woven code reaching Rust through the registered `Rt.choose` native.
 
+mod common;
+use common::{java_home, write_file};
 use patchval::worker::jvm::{self, Jvm};
-use std::path::PathBuf;
 use std::sync::OnceLock;
 
 struct Shared {
@@ -16,14 +17,11 @@ fn shared() -> &'static Shared {
     JVM.get_or_init(|| {
         let dir = tempfile::tempdir().unwrap();
         let agent = patchval::agent::extract(dir.path()).unwrap();
-        let java_home: PathBuf = std::env::var_os("JAVA_HOME")
-            .map(Into::into)
-            .unwrap_or_else(|| "/usr/lib/jvm/java-17-openjdk-amd64".into());
         let cp = format!(
             "{}:/usr/share/java/junit4.jar:/usr/share/java/hamcrest-core.jar",
             agent.display()
         );
-        let jvm = Jvm::start(&java_home, &cp, &["-Xmx512m".to_string()]).expect("JVM starts");
+        let jvm = Jvm::start(&java_home(), &cp, &["-Xmx512m".to_string()]).expect("JVM starts");
         Shared { jvm, dir }
     })
 }
@@ -54,9 +52,7 @@ public class PickTest {
 "#;
 
 fn compile(dir: &std::path::Path, name: &str, text: &str, cp: &str) -> Vec<String> {
-    let src = dir.join("src").join(name);
-    std::fs::create_dir_all(src.parent().unwrap()).unwrap();
-    std::fs::write(&src, text).unwrap();
+    let src = write_file(&dir.join("src"), name, text);
     let out = dir.join("classes");
     let opts = format!("-d\t{}\t-cp\t{cp}\t--release\t8\t-nowarn", out.display());
     let opts: Vec<&str> = opts.split('\t').collect();
@@ -167,9 +163,7 @@ fn junit3_default_suites_are_listed_by_method() {
         .collect();
     let src_dir = dir.join("src");
     for (path, text) in &sources {
-        let p = src_dir.join(path);
-        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        std::fs::write(&p, text).unwrap();
+        write_file(&src_dir, path, text);
     }
     let out = dir.join("classes");
     let mut args: Vec<String> = vec!["compile".into(), "7".into()];

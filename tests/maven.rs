@@ -1,31 +1,18 @@
 //! Maven support: `patchval::project::maven::load` on temporary copies of the multi-module
 //! fixture and on small generated poms (inheritance, interpolation, errors, repository resolution).
 
+mod common;
+use common::{copy_dir, testdata, write_file};
 use patchval::project::maven::{load, load_with, Options};
 use std::path::{Path, PathBuf};
 
 const DEBIAN_REPO: &str = "/usr/share/maven-repo";
 
+/// The multi-module fixture, copied to the root of a fresh temp dir.
 fn copy_fixture() -> tempfile::TempDir {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/multimodule");
     let dst = tempfile::tempdir().unwrap();
-    for e in walkdir::WalkDir::new(&src).into_iter().flatten() {
-        let rel = e.path().strip_prefix(&src).unwrap();
-        let to = dst.path().join(rel);
-        if e.file_type().is_dir() {
-            std::fs::create_dir_all(&to).unwrap();
-        } else {
-            std::fs::copy(e.path(), &to).unwrap();
-        }
-    }
+    copy_dir(&testdata("multimodule"), dst.path());
     dst
-}
-
-fn write(root: &Path, rel: &str, text: &str) -> PathBuf {
-    let p = root.join(rel);
-    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-    std::fs::write(&p, text).unwrap();
-    p
 }
 
 fn repo_only(repo: &Path) -> Options {
@@ -140,7 +127,7 @@ fn multimodule_through_mvn() {
 fn properties_and_parent_are_interpolated() {
     let d = tempfile::tempdir().unwrap();
     let repo = tempfile::tempdir().unwrap();
-    write(
+    write_file(
         d.path(),
         "pom.xml",
         r#"<project xmlns="http://maven.apache.org/POM/4.0.0">
@@ -157,7 +144,7 @@ fn properties_and_parent_are_interpolated() {
   </dependencies></dependencyManagement>
 </project>"#,
     );
-    let child = write(
+    let child = write_file(
         d.path(),
         "child/pom.xml",
         r#"<project>
@@ -175,8 +162,8 @@ fn properties_and_parent_are_interpolated() {
     let child = child.parent().unwrap();
     std::fs::create_dir_all(child.join("src/java")).unwrap();
     std::fs::create_dir_all(child.join("conf")).unwrap();
-    write(child, "lib/x-2.5-b.jar", "");
-    write(repo.path(), "org/ex/util/2.5-b/util-2.5-b.jar", "");
+    write_file(child, "lib/x-2.5-b.jar", "");
+    write_file(repo.path(), "org/ex/util/2.5-b/util-2.5-b.jar", "");
     let p = load_with(child, &repo_only(repo.path())).unwrap();
     let child = child.canonicalize().unwrap();
     assert_eq!(p.source_dirs, vec![child.join("src/java")]);
@@ -197,7 +184,7 @@ fn compiler_plugin_levels() {
     for (level, want) in [("1.6", "8"), ("1.8", "8"), ("7", "8"), ("17", "17")] {
         let d = tempfile::tempdir().unwrap();
         std::fs::create_dir_all(d.path().join("src/main/java")).unwrap();
-        write(
+        write_file(
             d.path(),
             "pom.xml",
             &format!(
@@ -217,7 +204,7 @@ fn transitive_resolution_in_a_repository() {
     let repo = tempfile::tempdir().unwrap();
     let r = repo.path();
     std::fs::create_dir_all(d.path().join("src/main/java")).unwrap();
-    write(
+    write_file(
         d.path(),
         "pom.xml",
         "<project><groupId>g</groupId><artifactId>me</artifactId><version>1</version><dependencies>\
@@ -232,8 +219,8 @@ fn transitive_resolution_in_a_repository() {
     let dep = |a: &str, v: &str, scope: &str| {
         format!("<dependency><groupId>g</groupId><artifactId>{a}</artifactId><version>{v}</version><scope>{scope}</scope></dependency>")
     };
-    write(r, "g/a/1/a-1.jar", "");
-    write(
+    write_file(r, "g/a/1/a-1.jar", "");
+    write_file(
         r,
         "g/a/1/a-1.pom",
         &pom(&[
@@ -244,11 +231,11 @@ fn transitive_resolution_in_a_repository() {
         ]
         .concat()),
     );
-    write(r, "g/b/1/b-1.jar", "");
-    write(r, "g/b/1/b-1.pom", &pom(&dep("t", "9", "compile")));
-    write(r, "g/t/1/t-1.jar", "");
-    write(r, "g/new/debian/new-debian.jar", "");
-    write(
+    write_file(r, "g/b/1/b-1.jar", "");
+    write_file(r, "g/b/1/b-1.pom", &pom(&dep("t", "9", "compile")));
+    write_file(r, "g/t/1/t-1.jar", "");
+    write_file(r, "g/new/debian/new-debian.jar", "");
+    write_file(
         r,
         "g/old/1/old-1.pom",
         "<project><groupId>g</groupId><artifactId>old</artifactId><version>1</version>\
@@ -270,7 +257,7 @@ fn malformed_or_missing_pom_names_the_file() {
         .unwrap_err()
         .to_string();
     assert!(e.contains("pom.xml"), "{e}");
-    write(
+    write_file(
         d.path(),
         "pom.xml",
         "<project>\n  <build>\n    <sourceDirectory>src</sourceDirectory>\n</project>\n",
@@ -279,7 +266,7 @@ fn malformed_or_missing_pom_names_the_file() {
         .unwrap_err()
         .to_string();
     assert!(e.contains("pom.xml") && e.contains("malformed XML"), "{e}");
-    write(d.path(), "pom.xml", "<project><build></build>");
+    write_file(d.path(), "pom.xml", "<project><build></build>");
     let e = load_with(d.path(), &repo_only(d.path()))
         .unwrap_err()
         .to_string();
@@ -291,7 +278,7 @@ fn unresolvable_dependency_names_the_coordinates() {
     let d = tempfile::tempdir().unwrap();
     let repo = tempfile::tempdir().unwrap();
     std::fs::create_dir_all(d.path().join("src/main/java")).unwrap();
-    write(
+    write_file(
         d.path(),
         "pom.xml",
         "<project><groupId>g</groupId><artifactId>a</artifactId><version>1</version><dependencies>\
@@ -309,8 +296,6 @@ fn unresolvable_dependency_names_the_coordinates() {
     let e = load(d.path(), Some(repo.path())).unwrap_err().to_string();
     assert!(e.contains("org.nowhere:ghost:9.9"), "{e}");
 }
-
-mod common;
 
 /// The multi-module fixture end to end through `init --maven`: a patch in `app` compiles and runs
 /// against `core`'s classes; verdicts equal plain validation and the verified expectations.

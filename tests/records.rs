@@ -4,12 +4,15 @@
 
 mod common;
 use common::*;
+use patchval::exit::ExitCode;
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+/// The complete lines of a JSON-lines file, none when it is missing: unlike `common::jsonl`, this
+/// reads files that a killed run may have left with a line cut short.
 fn lines(path: &Path) -> Vec<Value> {
     std::fs::read_to_string(path)
         .unwrap_or_default()
@@ -39,13 +42,10 @@ fn verdicts(run_dir: &Path) -> BTreeMap<String, String> {
 }
 
 fn run_cmd(work: &Path, patches: &Path, extra: &[&str]) -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_patchval"));
+    let mut cmd = patchval_command();
     cmd.args(["run", "-j", "1", "-w", work.to_str().unwrap()])
         .args(extra)
         .arg(patches);
-    if std::env::var_os("JAVA_HOME").is_none() {
-        cmd.env("JAVA_HOME", "/usr/lib/jvm/java-17-openjdk-amd64");
-    }
     cmd
 }
 
@@ -224,7 +224,7 @@ fn assert_whole(run_dir: &Path) {
 }
 
 /// Ctrl-C at a terminal (SIGINT to the run's process group): the sets in flight finish and are
-/// written, no other set starts, the run says how many it left (exit 130), and `--resume` then
+/// written, no other set starts, the run says how many it left (exit `Interrupted`), and `--resume` then
 /// gives the verdicts of an uninterrupted run.
 #[test]
 fn ctrl_c_finishes_the_sets_in_flight_and_resume_completes_the_run() {
@@ -232,7 +232,11 @@ fn ctrl_c_finishes_the_sets_in_flight_and_resume_completes_the_run() {
     // SAFETY: signalling the process group this test started.
     assert_eq!(unsafe { libc::killpg(child.id() as i32, libc::SIGINT) }, 0);
     let status = child.wait().unwrap();
-    assert_eq!(status.code(), Some(130), "{status}");
+    assert_eq!(
+        status.code(),
+        Some(ExitCode::Interrupted.code()),
+        "{status}"
+    );
     let run = work.join("runs/0001");
     assert_whole(&run);
     let written = verdicts(&run);

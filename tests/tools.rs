@@ -6,40 +6,7 @@
 
 mod common;
 use common::*;
-use serde_json::Value;
-use std::collections::BTreeMap;
-use std::path::Path;
-
-/// Verdict by patch name (details' `name`, or the set file), shown relative to `dir`.
-fn verdicts_by_name(work: &Path, dir: &Path) -> BTreeMap<String, String> {
-    details(work)
-        .into_iter()
-        .map(|d| {
-            let name = d["name"]
-                .as_str()
-                .or(d["patches_path"].as_str())
-                .unwrap()
-                .to_string();
-            let name = name
-                .strip_prefix(&format!("{}/", dir.display()))
-                .map(str::to_string)
-                .unwrap_or(name);
-            (name, d["verdict"].as_str().unwrap().to_string())
-        })
-        .collect()
-}
-
-fn details(work: &Path) -> Vec<Value> {
-    std::fs::read_to_string(work.join("runs/latest/details.jsonl"))
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
-}
-
-fn expected_of(file: &Path) -> BTreeMap<String, String> {
-    serde_json::from_str(&std::fs::read_to_string(file).unwrap()).unwrap()
-}
+use patchval::exit::ExitCode;
 
 #[test]
 fn tbar_and_recoder_outputs_validate_as_they_are_with_plain_s_verdicts() {
@@ -141,13 +108,13 @@ fn inputs_that_are_not_patches_are_an_error_each_and_the_rest_is_validated() {
     let out = patchval(&["run", "-w", work.to_str().unwrap(), dir.to_str().unwrap()]);
     assert_eq!(
         out.status.code(),
-        Some(1),
+        Some(ExitCode::Partial.code()),
         "some patches are E: exit PARTIAL"
     );
     let got = verdicts_by_name(&work, &dir);
     assert_eq!(got["good.diff"], "s", "{got:?}");
     let detail = |name: &str| {
-        details(&work)
+        latest_details(&work)
             .into_iter()
             .find(|d| {
                 d["name"]

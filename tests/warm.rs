@@ -5,6 +5,7 @@
 
 mod common;
 use common::*;
+use patchval::exit::ExitCode;
 
 /// `warm-check` on an initialised copy of `name`: (exit code, stdout).
 fn warm_check(name: &str, flags: &[&str]) -> (Option<i32>, String) {
@@ -31,11 +32,11 @@ fn warm_check(name: &str, flags: &[&str]) -> (Option<i32>, String) {
 #[test]
 fn statics_fixture_warm_equals_fresh_and_needs_the_reset() {
     let (code, out) = warm_check("statics", &[]);
-    assert_eq!(code, Some(0), "{out}");
+    assert_eq!(code, Some(ExitCode::Ok.code()), "{out}");
     assert!(out.contains("tests 28, differing 0"), "{out}");
 
     let (code, out) = warm_check("statics", &["--no-reset"]);
-    assert_eq!(code, Some(5), "{out}");
+    assert_eq!(code, Some(ExitCode::Disagreement.code()), "{out}");
     let differing: Vec<&str> = out.lines().filter(|l| l.starts_with("differs")).collect();
     assert!(differing.len() >= 5, "{out}");
     // The last two are an enum and an interface whose state no reset puts back: with the reset
@@ -151,7 +152,7 @@ fn fixtures_warm_equals_fresh() {
         "multimodule",
     ] {
         let (code, out) = warm_check(name, &[]);
-        assert_eq!(code, Some(0), "{name}:\n{out}");
+        assert_eq!(code, Some(ExitCode::Ok.code()), "{name}:\n{out}");
     }
 }
 
@@ -206,14 +207,14 @@ fn warm_baseline_keeps_a_class_that_differs_warm_on_fresh_loaders() {
 #[test]
 fn tables_fixture_keeps_only_pure_init_classes() {
     let (code, out) = warm_check("tables", &[]);
-    assert_eq!(code, Some(0), "{out}");
+    assert_eq!(code, Some(ExitCode::Ok.code()), "{out}");
     assert!(out.contains("tests 8, differing 0"), "{out}");
     assert!(
         out.contains("initialised once (pure-init): 1 classes: org.example.tables.Squares\n"),
         "{out}"
     );
     let (code, out) = warm_check("tables", &["--no-reset"]);
-    assert_eq!(code, Some(5), "{out}");
+    assert_eq!(code, Some(ExitCode::Disagreement.code()), "{out}");
     for test in [
         "HitsTest#firstHitAgain",
         "RowsTest#rowOneStillStartsAtTen",

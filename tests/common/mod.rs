@@ -2,18 +2,36 @@
 
 #![allow(dead_code)]
 
+pub mod weave;
+
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+/// The JDK used when `JAVA_HOME` is not set: Debian's JDK 17, as `scripts/setup.sh` installs it.
+pub const DEFAULT_JAVA_HOME: &str = "/usr/lib/jvm/java-17-openjdk-amd64";
+
 pub fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// `testdata/<name>` in the repository.
+pub fn testdata(name: &str) -> PathBuf {
+    repo().join("testdata").join(name)
+}
+
+/// The JDK the tests run: `JAVA_HOME`, else [`DEFAULT_JAVA_HOME`].
+pub fn java_home() -> PathBuf {
+    std::env::var_os("JAVA_HOME")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| DEFAULT_JAVA_HOME.into())
 }
 
 /// Copies `testdata/<name>` into a fresh temp dir and returns (guard, project path).
 pub fn fixture(name: &str) -> (tempfile::TempDir, PathBuf) {
     let tmp = tempfile::tempdir().expect("temp dir");
     let dest = tmp.path().join(name);
-    copy_dir(&repo().join("testdata").join(name), &dest);
+    copy_dir(&testdata(name), &dest);
     (tmp, dest)
 }
 
@@ -37,12 +55,48 @@ pub fn patchval(args: &[&str]) -> Output {
 
 /// Runs the patchval binary with JAVA_HOME and the given environment variables set.
 pub fn patchval_env(args: &[&str], env: &[(&str, &str)]) -> Output {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_patchval"));
+    let mut cmd = patchval_command();
     cmd.args(args).envs(env.iter().copied());
-    if std::env::var_os("JAVA_HOME").is_none() {
-        cmd.env("JAVA_HOME", "/usr/lib/jvm/java-17-openjdk-amd64");
-    }
     cmd.output().expect("run patchval")
+}
+
+/// The patchval binary, not yet run, with `JAVA_HOME` set to [`java_home`] (a later `env` call
+/// overrides it).
+pub fn patchval_command() -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_patchval"));
+    cmd.env("JAVA_HOME", java_home());
+    cmd
+}
+
+/// Runs a command to its end: (exit code, stdout, stderr).
+pub fn output(mut cmd: Command) -> (i32, String, String) {
+    let Output {
+        status,
+        stdout,
+        stderr,
+    } = cmd.output().expect("run patchval");
+    (
+        status.code().expect("exited, not killed by a signal"),
+        String::from_utf8_lossy(&stdout).into_owned(),
+        String::from_utf8_lossy(&stderr).into_owned(),
+    )
+}
+
+/// Every line of a JSON-lines file, parsed; a missing file or a line that is not JSON panics.
+pub fn jsonl(path: &Path) -> Vec<serde_json::Value> {
+    std::fs::read_to_string(path)
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{l}: {e}")))
+        .collect()
+}
+
+/// Writes `text` to `dir/rel`, creating the folders on the way; returns the file's path.
+pub fn write_file(dir: &Path, rel: &str, text: &str) -> PathBuf {
+    let p = dir.join(rel);
+    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+    std::fs::write(&p, text).unwrap();
+    p
 }
 
 /// Runs patchval, asserting success; returns stdout.
@@ -143,9 +197,38 @@ pub fn run_flags_ok(work: &Path, patches: &Path, flags: &[&str], jobs: usize) ->
 }
 
 /// The verified verdicts of a fixture, by set file name.
-pub fn expected(project: &Path) -> std::collections::BTreeMap<String, String> {
-    let text = std::fs::read_to_string(project.join("patches/expected.json")).unwrap();
-    serde_json::from_str(&text).unwrap()
+pub fn expected(project: &Path) -> BTreeMap<String, String> {
+    expected_of(&project.join("patches/expected.json"))
+}
+
+/// An `expected.json`: verdicts by set or patch name.
+pub fn expected_of(file: &Path) -> BTreeMap<String, String> {
+    serde_json::from_str(&std::fs::read_to_string(file).unwrap()).unwrap()
+}
+
+/// The lines of the latest run's `details.jsonl`.
+pub fn latest_details(work: &Path) -> Vec<serde_json::Value> {
+    jsonl(&work.join("runs/latest/details.jsonl"))
+}
+
+/// Verdict by patch name (details' `name`, or the set file) in the latest run's record, shown
+/// relative to `dir`.
+pub fn verdicts_by_name(work: &Path, dir: &Path) -> BTreeMap<String, String> {
+    latest_details(work)
+        .into_iter()
+        .map(|d| {
+            let name = d["name"]
+                .as_str()
+                .or(d["patches_path"].as_str())
+                .unwrap()
+                .to_string();
+            let name = name
+                .strip_prefix(&format!("{}/", dir.display()))
+                .map(str::to_string)
+                .unwrap_or(name);
+            (name, d["verdict"].as_str().unwrap().to_string())
+        })
+        .collect()
 }
 
 /// The differential test on one fixture: `init`, then `run` with the schemata and with the plain
