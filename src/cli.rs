@@ -68,7 +68,7 @@ enum Command {
         /// Seconds one test may take in the baseline run before it is excluded.
         #[arg(long = "baseline-timeout", default_value_t = crate::init::BASELINE_TIMEOUT.as_secs())]
         baseline_timeout: u64,
-        /// Keep a fresh class loader for every test run (no warm loader, see DESIGN.md).
+        /// Keep a fresh class loader for every test run (no warm loader, see docs/warm-loaders.md).
         #[arg(long = "no-warm", conflicts_with = "check_warm")]
         no_warm: bool,
         /// Run the baseline in fresh class loaders, then every test again in the warm loader, and

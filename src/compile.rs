@@ -167,7 +167,7 @@ pub struct Schemata {
     pub fallback: BTreeMap<usize, String>,
     pub javac_invocations: u32,
     pub millis: f64,
-    /// The stub had to end abruptly (see DESIGN.md).
+    /// The stub had to end abruptly (docs/weaving.md, compile rounds).
     pub terminal_stub: bool,
 }
 

@@ -52,8 +52,7 @@ fn statics_fixture_warm_equals_fresh_and_needs_the_reset() {
     }
 }
 
-/// The coverage init records in the warm pass (`WORK/coverage.json`, DESIGN.md "Test
-/// selection"): what an enum's initialiser runs, the initialiser included, counts for every test
+/// The coverage init records in the warm pass (`WORK/coverage.json`, docs/selection.md): what an enum's initialiser runs, the initialiser included, counts for every test
 /// (the warm loader runs it for the first test only); a method of a reset class is recorded for
 /// exactly the tests that call it.
 #[test]

@@ -3,7 +3,7 @@
 //! arguments and causes vary, boxed values and strings that are equal but not identical, and
 //! constants or variables replaced by calls to methods of the class (which a test may override).
 
-use super::mutate::{is_integral, is_numeric, Member, Mutant, Spot};
+use super::spot::{is_integral, is_numeric, Member, Mutant, Spot};
 
 /// JDK exceptions thrown by the `throw` operator, with their constructors' parameter types.
 const JDK_EXCEPTIONS: &[(&str, &[&str])] = &[

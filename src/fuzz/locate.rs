@@ -3,8 +3,8 @@
 //! statements, statements inside loops and files that have a test class), a seeded sample of them,
 //! and the facts about one location that the mutation operators need (`Spot`).
 
-use super::mutate::{Member, MethodSig, Mutant, Spot, Var};
 use super::rng::Rng;
+use super::spot::{ExceptionClass, Member, MethodSig, Mutant, Spot, Var};
 use crate::project::Project;
 use crate::weave::scope;
 use std::collections::BTreeSet;
@@ -43,14 +43,6 @@ pub struct SourceFile {
     /// A test source file is named after this file's class (`FooTest`, `TestFoo`, `FooTests`).
     pub tested: bool,
     pub package: String,
-}
-
-/// An exception class declared in the project, with its constructors' parameter types.
-#[derive(Debug, Clone)]
-pub struct ExceptionClass {
-    /// Fully qualified name (usable from any package).
-    pub name: String,
-    pub ctors: Vec<Vec<String>>,
 }
 
 /// A statement that may be patched.

@@ -10,6 +10,7 @@ pub mod locate;
 pub mod mutate;
 pub mod reduce;
 pub mod rng;
+pub mod spot;
 #[cfg(test)]
 mod tests;
 

@@ -1,8 +1,9 @@
 //! The fuzzer's generation on small sources: locations, scope facts and the operators' patches.
 
 use super::locate::{self, SourceFile};
-use super::mutate::{self, Mutant};
+use super::mutate;
 use super::rng::Rng;
+use super::spot::Mutant;
 
 const LIMITS: &str = r#"package p;
 

@@ -1,6 +1,6 @@
 //! Init's baseline in the worker's warm loader (the default) and the warm pass that checks a fresh
 //! baseline (`init --check-warm`): which test classes run warm at `run`, and the coverage that
-//! test selection reads (DESIGN.md, "Warm class loaders" and "Test selection").
+//! test selection reads (docs/warm-loaders.md and docs/selection.md).
 
 use super::passes::spread;
 use crate::model::{TestId, TestResult};
@@ -227,10 +227,10 @@ fn covered_run(
     })
 }
 
-/// Runs every test once more in the worker's warm loader (DESIGN.md, "Warm class loaders") and
+/// Runs every test once more in the worker's warm loader (docs/warm-loaders.md) and
 /// marks `warm` the tests of each class whose every test gave the same result there as in its
 /// fresh loader; the others keep fresh loaders. The same runs record which methods of the
-/// classes in `main` each test executes (DESIGN.md, "Test selection"): kept for the passing
+/// classes in `main` each test executes (docs/selection.md): kept for the passing
 /// tests of warm classes only.
 pub(super) fn mark_warm(
     workers: &mut [Worker],

@@ -32,7 +32,7 @@ impl Selection {
 }
 
 /// The tests of `tests` (in execution order) that can tell the patches of `set` apart from the
-/// unpatched program, by `coverage` (DESIGN.md, "Test selection").
+/// unpatched program, by `coverage` (docs/selection.md).
 pub fn select(
     wd: &WorkDir,
     state: &State,

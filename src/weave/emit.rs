@@ -2,7 +2,8 @@
 //! patch, the context copy of the enclosing method, and the stub at the original location.
 
 use super::eligible::Field;
-use super::scope::{Local, Site};
+use super::locals::Local;
+use super::scope::Site;
 use super::tokens::Mentions;
 
 const PATCH_METHOD: &str = include_str!("../../templates/patch_method.java");

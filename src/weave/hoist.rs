@@ -3,8 +3,8 @@
 //! items = E;` → `List<T> items = __pv_init_items(); private List<T> __pv_init_items() { return
 //! E; }`, the lines kept) and a top-level statement of a class's static initialiser block
 //! (`static { S; B; }` → `static { __pv_static_N(); B; } private static void __pv_static_N() {
-//! S }`). Done only where a method judges every patch as the initialiser would (DESIGN.md,
-//! "Weaving"): the names a patch must not mention for that are returned with the file.
+//! S }`). Done only where a method judges every patch as the initialiser would
+//! (docs/weaving.md): the names a patch must not mention for that are returned with the file.
 
 use super::text;
 use std::collections::BTreeSet;

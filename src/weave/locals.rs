@@ -2,9 +2,21 @@
 //! conservative definite-assignment rule), loop variables, catch and resource variables,
 //! parameters, and the exception types caught around the location.
 
-use super::scope::Local;
 use super::text;
 use tree_sitter::Node;
+
+/// A local variable (or parameter) visible at the location.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Local {
+    pub name: String,
+    /// Declared type as written, with declarator dimensions appended (`int[]`).
+    pub ty: String,
+    pub is_final: bool,
+    /// Definitely assigned at the location (so its value can be passed in).
+    pub assigned: bool,
+    /// Set when the local cannot be passed to a generated method (e.g. `var`, a union type).
+    pub unusable: Option<String>,
+}
 
 pub(super) fn has_final(src: &str, decl: Node) -> bool {
     let mut c = decl.walk();

@@ -316,7 +316,7 @@ impl Plan {
     }
 
     /// Weaves the given patches. `with_context` adds the context copies (needed to find
-    /// compile errors); `terminal` makes the stub end abruptly (see DESIGN.md).
+    /// compile errors); `terminal` makes the stub end abruptly (docs/weaving.md, compile rounds).
     pub fn weave(
         &self,
         include: &[usize],

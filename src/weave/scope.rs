@@ -3,7 +3,7 @@
 
 use super::locals::{
     collect_block_locals, collect_catch_local, collect_caught, collect_loop_locals, collect_params,
-    collect_resources,
+    collect_resources, Local,
 };
 use super::text;
 use std::ops::Range;
@@ -16,19 +16,6 @@ pub struct Unsupported(pub String);
 
 fn unsupported<T>(msg: impl Into<String>) -> Result<T, Unsupported> {
     Err(Unsupported(msg.into()))
-}
-
-/// A local variable (or parameter) visible at the location.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Local {
-    pub name: String,
-    /// Declared type as written, with declarator dimensions appended (`int[]`).
-    pub ty: String,
-    pub is_final: bool,
-    /// Definitely assigned at the location (so its value can be passed in).
-    pub assigned: bool,
-    /// Set when the local cannot be passed to a generated method (e.g. `var`, a union type).
-    pub unusable: Option<String>,
 }
 
 /// An enclosing labelled statement.

@@ -1,7 +1,7 @@
 //! A location in the initialiser of a local variable: the declaration is split in place
 //! (`int mid = E;` → `int mid; mid = E;`, on the same line) so that the location becomes an
 //! assignment statement the schemata can weave, while the variable stays declared for the code
-//! after it. See DESIGN.md, "Weaving", for why no verdict changes.
+//! after it. See docs/weaving.md for why no verdict changes.
 
 use super::text;
 use std::ops::Range;

@@ -133,7 +133,7 @@ final class TestLister {
     /**
      * A JUnit 3 TestCase whose suite() only returns {@code new TestSuite(ItsClass.class)}: JUnit runs
      * the same tests as without the method, so its methods are listed one by one like any TestCase's
-     * (DESIGN.md, "Test discovery"). Decided on the class file (SuiteShape), without initialising it.
+     * (docs/init.md, test discovery). Decided on the class file (SuiteShape), without initialising it.
      */
     private static boolean defaultSuite(Class<?> cls) {
         if (!junit.framework.TestCase.class.isAssignableFrom(cls)) return false;
