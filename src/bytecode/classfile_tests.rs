@@ -19,9 +19,7 @@ pub(crate) fn compile_with(sources: &[(&str, &str)], class_path: &[PathBuf]) -> 
             src.join(name)
         })
         .collect();
-    let home = std::env::var_os("JAVA_HOME")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from("/usr/lib/jvm/java-17-openjdk-amd64"));
+    let home = crate::toolchain::find_jdk().expect("a JDK");
     let run = std::process::Command::new(home.join("bin/javac"))
         .args(["--release", "8", "-nowarn", "-d"])
         .arg(&out)

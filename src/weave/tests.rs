@@ -54,9 +54,7 @@ fn plan_for(unpatched: &str, patches: &[&str]) -> Plan {
 }
 
 fn javac_home() -> std::path::PathBuf {
-    std::env::var_os("JAVA_HOME")
-        .map(Into::into)
-        .unwrap_or_else(|| "/usr/lib/jvm/java-17-openjdk-amd64".into())
+    crate::toolchain::find_jdk().expect("a JDK")
 }
 
 /// Compiles the woven text with the javac command and returns the error lines.
