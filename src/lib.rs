@@ -12,6 +12,7 @@ pub mod plain;
 pub mod pool;
 pub mod progress;
 pub mod project;
+pub mod protocol;
 pub mod records;
 pub mod report;
 pub mod run;
