@@ -5,6 +5,7 @@
 use crate::compile::{compile_classpath, CompileSetup};
 use crate::pool::protocol::Request;
 use crate::pool::WorkerConfig;
+use crate::protocol::{class, select};
 use crate::workdir::{State, WorkDir};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
@@ -98,7 +99,7 @@ pub fn make(wd: &WorkDir, state: &State) -> Result<PathBuf, String> {
             requests.push(Request::RunTest {
                 classpath: wd.test_classpath(state, None),
                 test: t.id.clone(),
-                patch: -1,
+                patch: select::NONE,
                 warm,
                 coverage: None,
             });
@@ -144,7 +145,7 @@ pub fn train(
         .arg(format!("-XX:ArchiveClassesAtExit={}", partial.display()))
         .arg("-cp")
         .arg(&config.class_path)
-        .arg("patchval.agent.CdsTrain")
+        .arg(class::CDS_TRAIN)
         .arg(&listing)
         .current_dir(&config.cwd)
         .stdin(Stdio::null())

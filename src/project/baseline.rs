@@ -8,6 +8,7 @@ use super::{default_jvm_options, io_err, join_path, Project, ProjectError, Toolc
 use crate::model::{TestId, TestResult};
 use crate::pool::protocol::Request;
 use crate::pool::{Worker, WorkerConfig};
+use crate::protocol::{line, list, select};
 use crate::workdir::{State, TestRecord, WorkDir};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -120,7 +121,7 @@ fn run_covered(
     let req = Request::RunTest {
         classpath: classpath.to_vec(),
         test: id.clone(),
-        patch: -1,
+        patch: select::NONE,
         warm,
         coverage: coverage.map(|d| d.display().to_string()),
     };
@@ -245,14 +246,16 @@ pub fn init(
         .map_err(|e| ProjectError::Worker(format!("listing tests: {e}")))?;
     let mut ids = Vec::new();
     let mut reported = std::collections::BTreeSet::new();
-    for line in listed.lines {
-        if let Some(bad) = line.strip_prefix('!') {
-            let (class, why) = bad.split_once('\t').unwrap_or((bad, "cannot load"));
+    for text in listed.lines {
+        if let Some(bad) = text.strip_prefix(list::LOAD_ERROR) {
+            let (class, why) = bad
+                .split_once(line::SEPARATOR)
+                .unwrap_or((bad, "cannot load"));
             // Left out anyway: whether it holds tests is not known, so it is not reported.
             if !fileset_out.contains_key(class) {
                 state.excluded.push((class.to_string(), why.to_string()));
             }
-        } else if let Some(id) = TestId::parse(&line) {
+        } else if let Some(id) = TestId::parse(&text) {
             if let Some(why) = fileset_out.get(&id.class) {
                 if reported.insert(id.class.clone()) {
                     state.excluded.push((id.class.clone(), why.clone()));
