@@ -101,3 +101,5 @@ pub fn fill_values(text: &str) -> String {
     out
 }
 
+#[cfg(test)]
+mod tests;
