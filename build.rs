@@ -1,5 +1,7 @@
-//! Build script: compiles the Java runtime in `agent-java/` with the JDK's javac and packs it into
-//! `agent.jar` (with the `zip` crate) in OUT_DIR, where `src/agent.rs` embeds it.
+//! Build script: generates both sides of the Rust–Java protocol from `protocol.toml`
+//! (`build/protocol.rs`), compiles the Java runtime in `agent-java/` with the generated classes
+//! using the JDK's javac, and packs it into `agent.jar` (with the `zip` crate) in OUT_DIR, where
+//! `src/agent.rs` embeds it.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -21,6 +23,9 @@ fn java_home() -> PathBuf {
 
 #[path = "src/toolchain/junit_jars.rs"]
 mod junit_jars;
+
+#[path = "build/protocol.rs"]
+mod protocol;
 
 /// JUnit 4 + Hamcrest, and the JUnit 5 Platform launcher + Jupiter engine (the agent's
 /// `JupiterRunner` is compiled against them; at run time JUnit 5 is optional, see
@@ -61,18 +66,35 @@ fn asm_jars() -> Vec<PathBuf> {
 fn main() {
     println!("cargo:rerun-if-changed=agent-java/src");
     println!("cargo:rerun-if-changed=src/project/junit_jars.rs");
+    println!("cargo:rerun-if-changed=build/protocol.rs");
+    println!("cargo:rerun-if-changed={}", protocol::TABLE);
     println!("cargo:rerun-if-env-changed=JAVA_HOME");
     let out = PathBuf::from(std::env::var_os("OUT_DIR").unwrap());
     let classes = out.join("agent-classes");
     let _ = std::fs::remove_dir_all(&classes);
     std::fs::create_dir_all(&classes).unwrap();
 
-    let sources: Vec<PathBuf> = walkdir::WalkDir::new("agent-java/src")
+    // The generated classes are compiled with the hand-written ones, from a directory of their own.
+    let generated = out.join("agent-gen");
+    let _ = std::fs::remove_dir_all(&generated);
+    let protocol = protocol::generate(&out, &generated);
+
+    let mut sources: Vec<PathBuf> = walkdir::WalkDir::new("agent-java/src")
         .into_iter()
         .filter_map(|e| e.ok())
         .filter(|e| e.path().extension().is_some_and(|x| x == "java"))
         .map(|e| e.into_path())
         .collect();
+    for g in &protocol.java {
+        let mine = Path::new("agent-java/src").join(g.strip_prefix(&generated).unwrap());
+        assert!(
+            !mine.exists(),
+            "{} is generated from {}: delete the hand-written copy",
+            mine.display(),
+            protocol::TABLE
+        );
+    }
+    sources.extend(protocol.java);
     let cp = junit_jars()
         .iter()
         .chain(asm_jars().iter())

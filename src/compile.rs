@@ -3,13 +3,11 @@
 
 use crate::pool::protocol::Request;
 use crate::pool::{PoolError, Worker};
+use crate::protocol::{compile, line, overlay};
 use crate::weave::{Plan, UnitKind, Woven};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
-
-/// The file in an overlay directory that names its compile (see `reset_dir`).
-pub const OVERLAY_MARK: &str = ".patchval-overlay";
 
 /// Where and how a worker compiles one file.
 #[derive(Debug, Clone)]
@@ -89,7 +87,7 @@ impl CompileSetup {
             },
             Some(std::time::Duration::from_secs(600)),
         )?;
-        if resp.lines.first().map(String::as_str) == Some("IOERROR") {
+        if resp.lines.first().map(String::as_str) == Some(compile::IO_ERROR) {
             let why = parse_diagnostics(&resp.lines)
                 .first()
                 .map(|d| d.message.clone())
@@ -136,18 +134,19 @@ fn reset_dir(dir: &Path) -> std::io::Result<()> {
     // A worker's JVM (and so its warm loader) lives within this process: pid and count suffice.
     let n = COMPILES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     std::fs::write(
-        dir.join(OVERLAY_MARK),
+        dir.join(overlay::MARK),
         format!("{}-{n}", std::process::id()),
     )
 }
 
-/// Parses the agent's compile answer: `OK`/`ERRORS`, then `path\tline\tcol\tstart\tend\tmessage`.
+/// Parses the agent's compile answer: a `protocol::compile` tag (`OK`, `ERRORS`), then
+/// `path\tline\tcol\tstart\tend\tmessage`.
 pub fn parse_diagnostics(lines: &[String]) -> Vec<Diagnostic> {
     lines
         .iter()
         .skip(1)
         .map(|l| {
-            let f: Vec<&str> = l.splitn(6, '\t').collect();
+            let f: Vec<&str> = l.splitn(6, line::SEPARATOR).collect();
             Diagnostic {
                 line: f.get(1).and_then(|s| s.parse().ok()).unwrap_or(0),
                 message: f.get(5).unwrap_or(&l.as_str()).to_string(),
@@ -252,12 +251,13 @@ pub fn compile_schemata(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::protocol;
 
     #[test]
     fn diagnostics_parse() {
         let d = parse_diagnostics(&[
-            "ERRORS".into(),
-            "/x/A.java\t12\t5\t100\t110\tcannot find symbol".into(),
+            compile::ERRORS.into(),
+            protocol::join(&["/x/A.java", "12", "5", "100", "110", "cannot find symbol"]),
         ]);
         assert_eq!(
             d,
@@ -266,6 +266,6 @@ mod tests {
                 message: "cannot find symbol".into()
             }]
         );
-        assert!(parse_diagnostics(&["OK".into()]).is_empty());
+        assert!(parse_diagnostics(&[compile::OK.into()]).is_empty());
     }
 }

@@ -15,6 +15,7 @@ pub mod patchset;
 pub mod pool;
 pub mod progress;
 pub mod project;
+pub mod protocol;
 pub mod records;
 pub mod report;
 pub mod rules;

@@ -156,7 +156,8 @@ pub fn default_jvm_options() -> Vec<String> {
     }
     // The warm loader's instrumenter loads ASM from here (agent `WarmLoader`).
     v.push(format!(
-        "-Dpatchval.asm={}",
+        "-D{}={}",
+        crate::protocol::property::ASM,
         join_path(junit_jars::asm_jars())
     ));
     v

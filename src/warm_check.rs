@@ -2,6 +2,7 @@
 //! loader whose static state Reset puts back before every test (agent `WarmCheck`), side by side
 //! in one JVM; lists the tests whose results differ and what each way took.
 
+use crate::protocol::{class, line, warm_check};
 use crate::toolchain::{default_jvm_options, join_path, junit_jars};
 use crate::workdir::{State, WorkDir};
 use std::path::{Path, PathBuf};
@@ -98,12 +99,12 @@ pub fn check(
         .args(&state.project.jvm_options)
         .arg("-cp")
         .arg(&jvm_cp)
-        .arg("patchval.agent.WarmCheck")
+        .arg(class::WARM_CHECK)
         .arg(wd.test_classpath(state, None).join(":"))
         .arg(&list)
         .arg(rounds.max(1).to_string());
     if !reset {
-        cmd.arg("no-reset");
+        cmd.arg(warm_check::NO_RESET);
     }
     let out = cmd
         .current_dir(cwd)
@@ -115,21 +116,26 @@ pub fn check(
         differences: vec![],
         summary: vec![],
     };
-    for line in stdout.lines() {
-        match line.strip_prefix("DIFF\t") {
+    for text in stdout.lines() {
+        let diff = text
+            .strip_prefix(warm_check::DIFF)
+            .and_then(|rest| rest.strip_prefix(line::SEPARATOR));
+        match diff {
             Some(rest) => {
-                let mut f = rest.splitn(3, '\t');
+                let mut f = rest.splitn(3, line::SEPARATOR);
                 report.differences.push(Difference {
                     test: f.next().unwrap_or("").to_string(),
                     fresh: f.next().unwrap_or("").to_string(),
                     warm: f.next().unwrap_or("").to_string(),
                 });
             }
-            None => report.summary.push(line.to_string()),
+            None => report.summary.push(text.to_string()),
         }
     }
-    // WarmCheck exits 1 when results differ; anything else without a summary is a broken check.
-    if report.summary.is_empty() || !matches!(out.status.code(), Some(0) | Some(1)) {
+    // WarmCheck exits `EXIT_DIFFER` when results differ; anything else without a summary is a
+    // broken check.
+    let finished = [warm_check::EXIT_SAME, warm_check::EXIT_DIFFER];
+    if report.summary.is_empty() || !out.status.code().is_some_and(|c| finished.contains(&c)) {
         let stderr = String::from_utf8_lossy(&out.stderr);
         let tail: Vec<&str> = stderr.lines().rev().take(20).collect();
         return Err(WarmError::Jvm {

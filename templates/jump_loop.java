@@ -3,4 +3,4 @@ if (__pv_again{{level}}) { __pv_c = {{continue_code}}; break {{label_name}}; }
 {{inner}}
 break {{label_name}};
 }
-if (__pv_c == -1) __pv_c = {{break_code}};
+if (__pv_c == {{jump.none}}) __pv_c = {{break_code}};

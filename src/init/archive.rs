@@ -6,6 +6,7 @@ use crate::compile::{compile_classpath, CompileSetup};
 use crate::pool::protocol::Request;
 use crate::pool::spawn::{archive, fingerprint, stamp};
 use crate::pool::WorkerConfig;
+use crate::protocol::{class, select};
 use crate::workdir::{State, WorkDir};
 use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
@@ -53,7 +54,7 @@ pub fn make(wd: &WorkDir, state: &State) -> Result<PathBuf, String> {
             requests.push(Request::RunTest {
                 classpath: wd.test_classpath(state, None),
                 test: t.id.clone(),
-                patch: -1,
+                patch: select::NONE,
                 warm,
                 coverage: None,
             });
@@ -99,7 +100,7 @@ pub fn train(
         .arg(format!("-XX:ArchiveClassesAtExit={}", partial.display()))
         .arg("-cp")
         .arg(&config.class_path)
-        .arg("patchval.agent.CdsTrain")
+        .arg(class::CDS_TRAIN)
         .arg(&listing)
         .current_dir(&config.cwd)
         .stdin(Stdio::null())

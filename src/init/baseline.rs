@@ -37,7 +37,7 @@ fn run_covered(
     let req = Request::RunTest {
         classpath: classpath.to_vec(),
         test: id.clone(),
-        patch: -1,
+        patch: crate::protocol::select::NONE,
         warm,
         coverage: coverage.map(|d| d.display().to_string()),
     };

@@ -7,6 +7,7 @@ use super::InitError;
 use crate::model::TestId;
 use crate::pool::protocol::Request;
 use crate::pool::Worker;
+use crate::protocol::{line, list};
 use crate::toolchain::join_path;
 use crate::workdir::{State, WorkDir};
 use std::collections::{BTreeMap, BTreeSet};
@@ -46,14 +47,16 @@ pub fn tests(
         .map_err(InitError::Listing)?;
     let mut ids = Vec::new();
     let mut reported = BTreeSet::new();
-    for line in listed.lines {
-        if let Some(bad) = line.strip_prefix('!') {
-            let (class, why) = bad.split_once('\t').unwrap_or((bad, "cannot load"));
+    for text in listed.lines {
+        if let Some(bad) = text.strip_prefix(list::LOAD_ERROR) {
+            let (class, why) = bad
+                .split_once(line::SEPARATOR)
+                .unwrap_or((bad, "cannot load"));
             // Left out anyway: whether it holds tests is not known, so it is not reported.
             if !fileset_out.contains_key(class) {
                 state.excluded.push((class.to_string(), why.to_string()));
             }
-        } else if let Some(id) = TestId::parse(&line) {
+        } else if let Some(id) = TestId::parse(&text) {
             if let Some(why) = fileset_out.get(&id.class) {
                 if reported.insert(id.class.clone()) {
                     state.excluded.push((id.class.clone(), why.clone()));

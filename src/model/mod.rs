@@ -1,10 +1,11 @@
 //! Shared vocabulary: verdicts, patch sets, per-patch outcomes, pipeline phases, a set's result
-//! (`result`), and the stable hash keys and input directories are named by.
+//! (`set_result`), and the stable hash keys and input directories are named by.
 
-mod result;
+mod set_result;
 
-pub use result::{Extra, SetResult};
+use crate::protocol::{line, result, test_id};
 use serde::{Deserialize, Serialize};
+pub use set_result::{Extra, SetResult};
 use std::fmt;
 
 /// FNV-1a, 64 bits: a stable hash (the same in every build), enough to tell contents apart.
@@ -306,7 +307,7 @@ pub struct TestId {
 
 impl TestId {
     pub fn parse(s: &str) -> Option<TestId> {
-        let (class, method) = s.split_once('#')?;
+        let (class, method) = s.split_once(test_id::SEPARATOR)?;
         Some(TestId {
             class: class.to_string(),
             method: method.to_string(),
@@ -316,7 +317,7 @@ impl TestId {
 
 impl fmt::Display for TestId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}#{}", self.class, self.method)
+        write!(f, "{}{}{}", self.class, test_id::SEPARATOR, self.method)
     }
 }
 
@@ -335,17 +336,18 @@ pub enum TestResult {
 }
 
 impl TestResult {
-    /// Parses the agent's one-line answer (`PASS`, `SKIP`, `FAIL\tclass\tmsg`, `ERROR\treason`).
-    pub fn parse_agent_line(line: &str) -> TestResult {
-        let mut parts = line.splitn(3, '\t');
+    /// Parses the agent's one-line answer (`protocol::result`: `PASS`, `SKIP`, `FAIL\tclass\tmsg`,
+    /// `ERROR\treason`).
+    pub fn parse_agent_line(text: &str) -> TestResult {
+        let mut parts = text.splitn(3, line::SEPARATOR);
         match parts.next().unwrap_or("") {
-            "PASS" => TestResult::Pass,
-            "SKIP" => TestResult::Skip,
-            "FAIL" => TestResult::Fail {
+            result::PASS => TestResult::Pass,
+            result::SKIP => TestResult::Skip,
+            result::FAIL => TestResult::Fail {
                 exception: parts.next().unwrap_or("").to_string(),
                 message: parts.next().unwrap_or("").to_string(),
             },
-            "ERROR" => TestResult::Error(parts.collect::<Vec<_>>().join(" ")),
+            result::ERROR => TestResult::Error(parts.collect::<Vec<_>>().join(" ")),
             other => TestResult::Error(format!("unexpected agent answer: {other}")),
         }
     }
@@ -387,18 +389,21 @@ mod tests {
 
     #[test]
     fn agent_lines_parse() {
-        assert_eq!(TestResult::parse_agent_line("PASS"), TestResult::Pass);
+        use crate::protocol::join;
+        assert_eq!(TestResult::parse_agent_line(result::PASS), TestResult::Pass);
         assert_eq!(
-            TestResult::parse_agent_line(
-                "FAIL\tjava.lang.AssertionError\texpected:<1> but was:<2>"
-            ),
+            TestResult::parse_agent_line(&join(&[
+                result::FAIL,
+                "java.lang.AssertionError",
+                "expected:<1> but was:<2>"
+            ])),
             TestResult::Fail {
                 exception: "java.lang.AssertionError".into(),
                 message: "expected:<1> but was:<2>".into()
             }
         );
         assert!(matches!(
-            TestResult::parse_agent_line("ERROR\tno such class"),
+            TestResult::parse_agent_line(&join(&[result::ERROR, "no such class"])),
             TestResult::Error(_)
         ));
     }

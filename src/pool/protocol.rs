@@ -1,6 +1,8 @@
 //! Messages between the parent and a worker process: one JSON object per line each way.
+//! (What a worker says to the agent inside its JVM is `crate::protocol`.)
 
 use crate::model::TestId;
+use crate::protocol::op;
 use serde::{Deserialize, Serialize};
 
 /// What the parent asks a worker to do.
@@ -48,7 +50,7 @@ pub enum Request {
 }
 
 impl Request {
-    /// The agent call this request maps to.
+    /// The agent call this request maps to: an operation of `protocol::op`, then its arguments.
     pub fn agent_args(&self) -> Vec<String> {
         fn with_lists(op: &str, lists: &[&[String]], tail: &[&str]) -> Vec<String> {
             let mut v = vec![op.to_string()];
@@ -61,7 +63,7 @@ impl Request {
         }
         match self {
             Request::ListTests { classpath, classes } => {
-                with_lists("listTests", &[classpath, classes], &[])
+                with_lists(op::LIST_TESTS, &[classpath, classes], &[])
             }
             Request::RunTest {
                 classpath,
@@ -69,7 +71,7 @@ impl Request {
                 coverage: Some(dir),
                 ..
             } => with_lists(
-                "runTestCovered",
+                op::RUN_TEST_COVERED,
                 &[classpath],
                 &[dir, &test.class, &test.method],
             ),
@@ -85,11 +87,15 @@ impl Request {
                 warm,
                 ..
             } => {
-                let op = if *warm { "runTestWarm" } else { "runTest" };
+                let op = if *warm {
+                    op::RUN_TEST_WARM
+                } else {
+                    op::RUN_TEST
+                };
                 with_lists(op, &[classpath], &[&test.class, &test.method])
             }
-            Request::Compile { options, files } => with_lists("compile", &[options, files], &[]),
-            Request::ParseCheck { files } => with_lists("parseCheck", &[files], &[]),
+            Request::Compile { options, files } => with_lists(op::COMPILE, &[options, files], &[]),
+            Request::ParseCheck { files } => with_lists(op::PARSE_CHECK, &[files], &[]),
         }
     }
 }

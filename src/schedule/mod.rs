@@ -9,6 +9,7 @@ pub mod share;
 use crate::model::{Outcome, Phase, TestResult, TestRun, Verdict};
 use crate::pool::protocol::Request;
 use crate::pool::{PoolError, Worker};
+use crate::protocol;
 use crate::workdir::{State, TestRecord};
 use std::collections::{BTreeMap, VecDeque};
 use std::time::{Duration, Instant};
@@ -94,7 +95,8 @@ fn capture_budget(test: &TestRecord, patches: usize) -> Duration {
     Duration::from_millis(ms as u64)
 }
 
-/// One sequential round: `patch` selected at the location (-1: an overlay without a stub), with
+/// One sequential round: `patch` selected at the location (`protocol::select::NONE`: an overlay
+/// without a stub), with
 /// its wall time. A worker that dies or fails on its own during it is restarted and the round
 /// retried once ([`rerun::run_test`]).
 fn run_one(
@@ -110,11 +112,11 @@ fn run_one(
     (r, t.elapsed())
 }
 
-/// What selects `p` at the location: its number, or -1 for an overlay without a stub (a patch
+/// What selects `p` at the location: its number, or `protocol::select::NONE` for an overlay without a stub (a patch
 /// validated on its own, `Phase::Fallback`).
 fn selector(phase: Phase, p: usize) -> i32 {
     if phase == Phase::Fallback {
-        -1
+        protocol::select::NONE
     } else {
         p as i32
     }
@@ -282,7 +284,7 @@ fn run_tree(
     // When the current round began (the end of the one before).
     let mut round_began = Instant::now();
     let done = worker.call_streaming(&req, Some(Duration::from_millis(test.timeout_ms)), |r| {
-        if r.lines.first().map(String::as_str) == Some("PATH") {
+        if r.lines.first().map(String::as_str) == Some(protocol::tree::PATH) {
             following = ids(r.lines.get(1));
             return false;
         }

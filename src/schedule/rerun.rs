@@ -8,6 +8,7 @@ use super::Telemetry;
 use crate::model::TestResult;
 use crate::pool::protocol::Request;
 use crate::pool::{PoolError, Worker};
+use crate::protocol::select;
 use crate::rules::load::{contention, Budget};
 use crate::workdir::TestRecord;
 use std::time::Duration;
@@ -132,7 +133,7 @@ pub fn measure(
 ) -> Result<Budget, String> {
     let allowance = Budget::for_unpatched(test.timeout_ms);
     telemetry.rounds += 1;
-    let unpatched_ms = match request(worker, unpatched, test, -1, allowance) {
+    let unpatched_ms = match request(worker, unpatched, test, select::NONE, allowance) {
         Ok((_, ms)) => Some(ms),
         Err(PoolError::Timeout(_)) => {
             telemetry.sequential_timeouts += 1;

@@ -8,6 +8,7 @@ use super::{unusable, RunContext, Sink, Technique};
 use crate::model::{Extra, SetResult};
 use crate::model::{Outcome, PatchSet, Phase, TestResult, TestRun, Verdict};
 use crate::project::javac;
+use crate::protocol::{class, line, plain};
 use crate::rules::load::{confirmed_note, contention, slow_note, Budget};
 use crate::rules::{crashed_twice, flaky_note};
 use crate::toolchain::{default_jvm_options, join_path};
@@ -328,14 +329,14 @@ fn run_from(
         .args(&state.project.jvm_options)
         .arg("-cp")
         .arg(&jvm_cp)
-        .arg("patchval.agent.PlainMain");
+        .arg(class::PLAIN_MAIN);
     if confirm {
-        cmd.arg("--warm")
+        cmd.arg(plain::WARM_OPTION)
             .arg(ctx.wd.test_classpath(state, None).join(":"));
     }
     cmd.arg(&test_cp)
         .args(ctx.tests[from..].iter().map(|t| {
-            let confirm = if t.passed { "+" } else { "" };
+            let confirm = if t.passed { plain::CONFIRM } else { "" };
             format!("{confirm}{}", t.id)
         }))
         .current_dir(ctx.wd.worker_project(worker_id))
@@ -383,23 +384,23 @@ fn run_from(
     loop {
         let wait = deadline.saturating_duration_since(Instant::now());
         match rx.recv_timeout(wait) {
-            Ok(line) => {
-                let mut f = line.splitn(4, '\t');
+            Ok(text) => {
+                let mut f = text.splitn(4, line::SEPARATOR);
                 match (f.next(), f.next(), f.next(), f.next()) {
-                    (Some("WARM"), Some(_), _, _) => {
+                    (Some(plain::WARM), Some(_), _, _) => {
                         run.rounds += 1;
                         warming = true;
                         let ms = ctx.tests[from].timeout_ms;
                         deadline = Instant::now() + Budget::for_unpatched(ms);
                     }
-                    (Some("WARMED"), Some(_), Some(micros), _) => {
+                    (Some(plain::WARMED), Some(_), Some(micros), _) => {
                         let unpatched_ms = micros.parse::<f64>().ok().map(|m| m / 1000.0);
                         let t = &ctx.tests[from];
                         warming = false;
                         budget = Some(Budget::new(t.timeout_ms, unpatched_ms, contention()));
                         deadline = Instant::now() + Duration::from_secs(60);
                     }
-                    (Some("START"), Some(id), _, _) => {
+                    (Some(plain::START), Some(id), _, _) => {
                         let idx = index(id);
                         current = idx;
                         started = Instant::now();
@@ -412,20 +413,20 @@ fn run_from(
                         };
                         deadline = Instant::now() + allowed;
                     }
-                    (Some("TOOK"), Some(_), Some(micros), _) => {
+                    (Some(plain::TOOK), Some(_), Some(micros), _) => {
                         took = micros.parse().ok().map(Duration::from_micros);
                     }
-                    (Some("FLAKY"), Some(id), Some(first), rest) => {
+                    (Some(plain::FLAKY), Some(id), Some(first), rest) => {
                         let first = match rest {
-                            Some(more) => format!("{first}\t{more}"),
+                            Some(more) => crate::protocol::join(&[first, more]),
                             None => first.to_string(),
                         };
                         let note = flaky_note(id, &TestResult::parse_agent_line(&first));
                         run.flaky.push(note);
                     }
-                    (Some("RESULT"), Some(id), Some(result), rest) => {
+                    (Some(plain::RESULT), Some(id), Some(result), rest) => {
                         let result = match rest {
-                            Some(more) => format!("{result}\t{more}"),
+                            Some(more) => crate::protocol::join(&[result, more]),
                             None => result.to_string(),
                         };
                         let r = TestResult::parse_agent_line(&result);
@@ -457,7 +458,7 @@ fn run_from(
                         current = None;
                         deadline = Instant::now() + Duration::from_secs(60);
                     }
-                    (Some("DONE"), _, _, _) => {
+                    (Some(plain::DONE), _, _, _) => {
                         let _ = child.wait();
                         return Ended::Outcome(Outcome::new(Verdict::Plausible, Phase::Plain));
                     }

@@ -1,16 +1,28 @@
 //! Generated Java for one woven location, filled from `templates/`: the isolation unit of each
-//! patch, the context copy of the enclosing method, and the stub at the original location.
+//! patch, the context copy of the enclosing method, and the stub at the original location. The
+//! templates' `{{section.key}}` placeholders are values of `protocol.toml` (the jump codes, the
+//! runtime's class), filled once when a template is first used.
 
 use super::eligible::Field;
 use super::locals::Local;
 use super::scope::Site;
 use super::tokens::Mentions;
+use crate::protocol::{self, class, jump, woven};
+use std::sync::LazyLock;
 
-const PATCH_METHOD: &str = include_str!("../../templates/patch_method.java");
-const JUMP_LOOP: &str = include_str!("../../templates/jump_loop.java");
-const PATCHED_STATEMENT: &str = include_str!("../../templates/patched_statement.java");
-const STUB: &str = include_str!("../../templates/stub.java");
-const TREE_CAPTURE: &str = include_str!("../../templates/tree_capture.java");
+/// A template with the protocol's values in it.
+type Template = LazyLock<String>;
+
+static PATCH_METHOD: Template =
+    LazyLock::new(|| protocol::fill_values(include_str!("../../templates/patch_method.java")));
+static JUMP_LOOP: Template =
+    LazyLock::new(|| protocol::fill_values(include_str!("../../templates/jump_loop.java")));
+static PATCHED_STATEMENT: Template =
+    LazyLock::new(|| protocol::fill_values(include_str!("../../templates/patched_statement.java")));
+static STUB: Template =
+    LazyLock::new(|| protocol::fill_values(include_str!("../../templates/stub.java")));
+static TREE_CAPTURE: Template =
+    LazyLock::new(|| protocol::fill_values(include_str!("../../templates/tree_capture.java")));
 
 /// Replaces every `{{key}}` of a template; a placeholder left unfilled is a bug.
 pub fn fill(template: &str, values: &[(&str, &str)]) -> String {
@@ -84,8 +96,10 @@ fn mentioned<'s>(site: &'s Site, m: &Mentions) -> Vec<&'s Local> {
         .collect()
 }
 
+/// The `break` and `continue` codes of the j-th label (`jump::LABEL_BASE`).
 fn label_code(j: usize) -> (usize, usize) {
-    (10 + 2 * j, 11 + 2 * j)
+    let base = jump::LABEL_BASE as usize + 2 * j;
+    (base, base + 1)
 }
 
 /// The isolation unit (a private method in the same class) running patch `p`.
@@ -115,7 +129,7 @@ pub fn patch_method(site: &Site, p: &WovenPatch, outs: &[&Local]) -> String {
         }
     }
     let mut body = fill(
-        PATCHED_STATEMENT,
+        &PATCHED_STATEMENT,
         &[
             ("statement", p.statement),
             ("normal_out", &unassigned_out),
@@ -128,7 +142,7 @@ pub fn patch_method(site: &Site, p: &WovenPatch, outs: &[&Local]) -> String {
         }
         let (brk, cont) = label_code(j);
         body = fill(
-            JUMP_LOOP,
+            &JUMP_LOOP,
             &[
                 ("label", &format!("{}: ", label.name)),
                 ("label_name", &label.name),
@@ -162,7 +176,7 @@ pub fn patch_method(site: &Site, p: &WovenPatch, outs: &[&Local]) -> String {
         format!("{} ", site.type_params)
     };
     fill(
-        PATCH_METHOD,
+        &PATCH_METHOD,
         &[
             ("index", &p.index.to_string()),
             ("modifiers", modifiers),
@@ -194,8 +208,9 @@ pub fn stub(
         let args = call_args(site, p);
         let assign = if has_result { "__pv_r = " } else { "" };
         cases.push_str(&format!(
-            "case {i}: {assign}__pv_p{i}({args}__pv_k, __pv_o); break;\n",
-            i = p.index
+            "case {i}: {assign}{unit}{i}({args}__pv_k, __pv_o); break;\n",
+            i = p.index,
+            unit = woven::UNIT_PREFIX
         ));
     }
     let in_tree: Vec<&WovenPatch> = patches.iter().filter(|p| p.tree.is_some()).collect();
@@ -204,7 +219,10 @@ pub fn stub(
     } else {
         (
             tree_capture(site, &in_tree, outs, site_id, class_name),
-            "if (__pv_tree) { if (__pv_e != null) throw patchval.agent.Rt.rethrow(__pv_e); } else\n".to_string(),
+            format!(
+                "if (__pv_tree) {{ if (__pv_e != null) throw {}.rethrow(__pv_e); }} else\n",
+                class::RT
+            ),
         )
     };
     let mut back_assigned = String::new();
@@ -226,10 +244,10 @@ pub fn stub(
     }
     let mut control = String::new();
     if site.breakable && patches.iter().any(|p| p.mentions.has_break) {
-        control.push_str("if (__pv_k[0] == 1) break;\n");
+        control.push_str(&format!("if (__pv_k[0] == {}) break;\n", jump::BREAK));
     }
     if site.in_loop && patches.iter().any(|p| p.mentions.has_continue) {
-        control.push_str("if (__pv_k[0] == 2) continue;\n");
+        control.push_str(&format!("if (__pv_k[0] == {}) continue;\n", jump::CONTINUE));
     }
     for (j, label) in site.labels.iter().enumerate() {
         if !patches
@@ -247,11 +265,11 @@ pub fn stub(
             ));
         }
     }
-    control.push_str(if has_result {
-        "if (__pv_k[0] == 3) return __pv_r;\n"
-    } else {
-        "if (__pv_k[0] == 3) return;\n"
-    });
+    control.push_str(&format!(
+        "if (__pv_k[0] == {}) return{};\n",
+        jump::RETURN,
+        if has_result { " __pv_r" } else { "" }
+    ));
     let result_decl = if has_result {
         format!(
             "{} __pv_r = {};\n",
@@ -272,7 +290,7 @@ pub fn stub(
         outs.len().to_string()
     };
     let mut s = fill(
-        STUB,
+        &STUB,
         &[
             ("count", &patches.len().to_string()),
             ("site", &site_id.to_string()),
@@ -326,9 +344,9 @@ fn field_ref(f: &Field, class_name: Option<&str>) -> String {
 /// than a reference (compared by identity as well: `==` can tell equal boxes and strings apart).
 fn kind_of(ty: &str) -> char {
     if boxed(ty) != ty {
-        'p'
+        woven::PRIMITIVE
     } else {
-        'r'
+        woven::REFERENCE
     }
 }
 
@@ -376,21 +394,23 @@ fn tree_capture(
     for p in patches {
         let assign = if has_result { "__pv_r2 = " } else { "" };
         cases.push_str(&format!(
-            "case {i}: {assign}__pv_p{i}({args}__pv_k2, __pv_o2); break;\n",
+            "case {i}: {assign}{unit}{i}({args}__pv_k2, __pv_o2); break;\n",
             i = p.index,
+            unit = woven::UNIT_PREFIX,
             args = call_args(site, p)
         ));
     }
     let result_replay = if has_result {
         format!(
-            "if (__pv_k[0] == 3) __pv_r = ({}) __pv_cr[__pv_j];\n",
+            "if (__pv_k[0] == {}) __pv_r = ({}) __pv_cr[__pv_j];\n",
+            jump::RETURN,
             boxed(&site.return_type)
         )
     } else {
         String::new()
     };
     fill(
-        TREE_CAPTURE,
+        &TREE_CAPTURE,
         &[
             ("site", &site_id.to_string()),
             ("outs", &outs.len().to_string()),
@@ -402,7 +422,7 @@ fn tree_capture(
             ("fields_replay", &replay),
             (
                 "result_primitive",
-                if has_result && kind_of(&site.return_type) == 'p' {
+                if has_result && kind_of(&site.return_type) == woven::PRIMITIVE {
                     "true"
                 } else {
                     "false"

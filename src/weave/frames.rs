@@ -160,7 +160,7 @@ impl FrameMap {
     fn method_name(&self, qualified: &str) -> String {
         match qualified.rsplit_once('.') {
             Some((class, m))
-                if m.strip_prefix("__pv_p")
+                if m.strip_prefix(crate::protocol::woven::UNIT_PREFIX)
                     .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit())) =>
             {
                 format!("{class}.{}", self.method)

@@ -2,6 +2,7 @@
 //! `WORK/coverage.json`: which project methods (by class and name) each test executed, and which
 //! ran inside an enum's or interface's static initialiser (counted as executed by every test).
 
+use crate::protocol::{coverage, line};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -32,16 +33,18 @@ impl Coverage {
     /// error the record is left as it was.
     pub fn absorb(&mut self, test: &str, lines: &[String]) -> Result<(), String> {
         let (mut covered, mut global, mut names) = (None, Vec::new(), Vec::new());
-        for line in lines {
-            let (kind, rest) = line.split_once('\t').unwrap_or((line.as_str(), ""));
+        for text in lines {
+            let (kind, rest) = text
+                .split_once(line::SEPARATOR)
+                .unwrap_or((text.as_str(), ""));
             match kind {
-                "cov" => covered = Some(ids(rest)?),
-                "global" => global = ids(rest)?,
-                "name" => {
+                coverage::COVERED => covered = Some(ids(rest)?),
+                coverage::GLOBAL => global = ids(rest)?,
+                coverage::NAME => {
                     let (id, name) = rest
-                        .split_once('\t')
-                        .ok_or_else(|| format!("coverage name line without an id: {line}"))?;
-                    let id: usize = id.parse().map_err(|_| format!("bad coverage id: {line}"))?;
+                        .split_once(line::SEPARATOR)
+                        .ok_or_else(|| format!("coverage name line without an id: {text}"))?;
+                    let id: usize = id.parse().map_err(|_| format!("bad coverage id: {text}"))?;
                     let next = self.methods.len() + names.len();
                     if id != next {
                         return Err(format!(
@@ -50,7 +53,7 @@ impl Coverage {
                     }
                     names.push(name.to_string());
                 }
-                _ => return Err(format!("unexpected coverage line: {line}")),
+                _ => return Err(format!("unexpected coverage line: {text}")),
             }
         }
         let covered = covered.ok_or("no coverage line after the result")?;
@@ -172,8 +175,22 @@ fn ids(list: &str) -> Result<Vec<u32>, String> {
 mod tests {
     use super::*;
 
-    fn lines(v: &[&str]) -> Vec<String> {
-        v.iter().map(|s| s.to_string()).collect()
+    use crate::protocol::{coverage, join};
+
+    fn lines(v: &[String]) -> Vec<String> {
+        v.to_vec()
+    }
+
+    fn cov(ids: &str) -> String {
+        join(&[coverage::COVERED, ids])
+    }
+
+    fn global(ids: &str) -> String {
+        join(&[coverage::GLOBAL, ids])
+    }
+
+    fn name(id: &str, member: &str) -> String {
+        join(&[coverage::NAME, id, member])
     }
 
     fn sample() -> Coverage {
@@ -181,21 +198,21 @@ mod tests {
         c.absorb(
             "T#a",
             &lines(&[
-                "cov\t0,1",
-                "global\t",
-                "name\t0\tp/A.<init>",
-                "name\t1\tp/A.f",
-                "name\t2\tp/A.lambda$f$0",
-                "name\t3\tp/E.<clinit>",
+                cov("0,1"),
+                global(""),
+                name("0", "p/A.<init>"),
+                name("1", "p/A.f"),
+                name("2", "p/A.lambda$f$0"),
+                name("3", "p/E.<clinit>"),
             ]),
         )
         .unwrap();
         c.absorb(
             "T#b",
-            &lines(&["cov\t2,3", "global\t3", "name\t4\tp/A$In.g"]),
+            &lines(&[cov("2,3"), global("3"), name("4", "p/A$In.g")]),
         )
         .unwrap();
-        c.absorb("T#c", &lines(&["cov\t4", "global\t3"])).unwrap();
+        c.absorb("T#c", &lines(&[cov("4"), global("3")])).unwrap();
         c
     }
 
@@ -226,17 +243,17 @@ mod tests {
         let mut a = Coverage::default();
         a.absorb(
             "T#a",
-            &lines(&["cov\t1", "global\t", "name\t0\tp/A.f", "name\t1\tp/A.g"]),
+            &lines(&[cov("1"), global(""), name("0", "p/A.f"), name("1", "p/A.g")]),
         )
         .unwrap();
         let mut b = Coverage::default();
         b.absorb(
             "T#b",
             &lines(&[
-                "cov\t0,1",
-                "global\t1",
-                "name\t0\tp/A.g",
-                "name\t1\tp/E.<init>",
+                cov("0,1"),
+                global("1"),
+                name("0", "p/A.g"),
+                name("1", "p/E.<init>"),
             ]),
         )
         .unwrap();
@@ -251,14 +268,14 @@ mod tests {
     fn malformed_lines_are_errors() {
         let mut c = Coverage::default();
         assert!(
-            c.absorb("T#a", &lines(&["cov\t0"])).is_err(),
+            c.absorb("T#a", &lines(&[cov("0")])).is_err(),
             "id without name"
         );
         assert!(c
-            .absorb("T#a", &lines(&["name\t3\tp/A.f", "cov\t"]))
+            .absorb("T#a", &lines(&[name("3", "p/A.f"), cov("")]))
             .is_err());
         assert!(
-            c.absorb("T#a", &lines(&["global\t"])).is_err(),
+            c.absorb("T#a", &lines(&[global("")])).is_err(),
             "no cov line"
         );
     }

@@ -6,6 +6,7 @@
 //! worker to create the file injects it, and respawned workers do not repeat it.
 
 use crate::pool::protocol::Request;
+use crate::protocol::fault;
 use std::path::PathBuf;
 
 /// What to inject.
@@ -29,10 +30,17 @@ pub struct Injection {
 impl Injection {
     /// The fault `PATCHVAL_FAULT` asks for, if any (a malformed value is logged and ignored).
     pub fn from_env() -> Option<Injection> {
-        let spec = std::env::var("PATCHVAL_FAULT").ok()?;
+        let spec = std::env::var(fault::ENV).ok()?;
         let parsed = Self::parse(&spec);
         if parsed.is_none() {
-            tracing::warn!("PATCHVAL_FAULT={spec} is not <sigkill|garbage|slow|panic>:<n>[:<marker file>]; ignored");
+            tracing::warn!(
+                "{}={spec} is not <{}|{}|{}|{}>:<n>[:<marker file>]; ignored",
+                fault::ENV,
+                fault::SIGKILL,
+                fault::GARBAGE,
+                fault::SLOW,
+                fault::PANIC
+            );
         }
         parsed
     }
@@ -40,10 +48,10 @@ impl Injection {
     fn parse(spec: &str) -> Option<Injection> {
         let mut parts = spec.splitn(3, ':');
         let kind = match parts.next()? {
-            "sigkill" => Kind::Sigkill,
-            "garbage" => Kind::Garbage,
-            "slow" => Kind::Slow,
-            "panic" => Kind::Panic,
+            fault::SIGKILL => Kind::Sigkill,
+            fault::GARBAGE => Kind::Garbage,
+            fault::SLOW => Kind::Slow,
+            fault::PANIC => Kind::Panic,
             _ => return None,
         };
         let at = parts.next()?.parse().ok().filter(|&n| n > 0)?;

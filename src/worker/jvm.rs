@@ -1,10 +1,12 @@
 //! The embedded JVM of a worker process: start-up through the invocation API, native methods
-//! registered for the woven code (`patchval.agent.Rt`), and string-array calls into the agent.
+//! registered for the woven code (`patchval.agent.RtNatives`, which `Rt` calls; both named in
+//! `protocol.toml`), and string-array calls into the agent.
 
 use super::session;
+use crate::protocol::{self, begin, bridge, class, natives, select};
 use jni::objects::{JClass, JObject, JObjectArray, JString};
 use jni::sys::{jboolean, jclass, jint, jlong, JNIEnv};
-use jni::{jni_sig, jni_str, Env, EnvUnowned, InitArgsBuilder, JNIVersion, JavaVM, NativeMethod};
+use jni::{Env, EnvUnowned, InitArgsBuilder, JNIVersion, JavaVM, NativeMethod};
 use std::ffi::c_void;
 use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
@@ -25,23 +27,24 @@ pub enum JvmError {
 /// How many times woven code asked which patch to run (telemetry and sanity checks).
 static CHOOSE_CALLS: AtomicU64 = AtomicU64::new(0);
 
-// The natives of `patchval.agent.Rt`: raw `extern "system"` functions registered with
-// RegisterNatives, on the hot path of every patched location; the logic is in `worker::session`.
-// Each body runs inside `guarded`, so that a panic never unwinds into the JVM.
+// The natives of `protocol::natives` (declared in the generated `RtNatives`): raw
+// `extern "system"` functions registered with RegisterNatives, on the hot path of every patched
+// location; the logic is in `worker::session`. Each body runs inside `guarded`, so that a panic
+// never unwinds into the JVM.
 
 extern "system" fn rt_choose(_env: *mut JNIEnv, _class: jclass, _site: jint) -> jint {
-    guarded("choose", -1, || {
+    guarded(natives::CHOOSE.name, select::NONE, || {
         CHOOSE_CALLS.fetch_add(1, Ordering::Relaxed);
         session::choose()
     })
 }
 
 extern "system" fn rt_tree(_env: *mut JNIEnv, _class: jclass, _site: jint) -> jboolean {
-    guarded("tree", false, session::is_tree)
+    guarded(natives::TREE.name, false, session::is_tree)
 }
 
 extern "system" fn rt_begin(_env: *mut JNIEnv, _class: jclass, _site: jint) -> jint {
-    guarded("begin", -1, session::begin)
+    guarded(natives::BEGIN.name, begin::UNSTABLE, session::begin)
 }
 
 extern "system" fn rt_round(_env: *mut JNIEnv, _class: jclass, _site: jint) -> jlong {
@@ -49,7 +52,9 @@ extern "system" fn rt_round(_env: *mut JNIEnv, _class: jclass, _site: jint) -> j
 }
 
 extern "system" fn rt_patch_at(_env: *mut JNIEnv, _class: jclass, _site: jint, k: jint) -> jint {
-    guarded("patchAt", -1, || session::patch_at(k))
+    guarded(natives::PATCH_AT.name, select::NONE, || {
+        session::patch_at(k)
+    })
 }
 
 extern "system" fn rt_report<'local>(
@@ -59,7 +64,7 @@ extern "system" fn rt_report<'local>(
     patch: jint,
     change: JString<'local>,
 ) {
-    guarded("report", (), || {
+    guarded(natives::REPORT.name, (), || {
         let text = env
             .with_env(|env| -> jni::errors::Result<String> { change.try_to_string(env) })
             .resolve::<jni::errors::ThrowRuntimeExAndDefault>();
@@ -68,7 +73,7 @@ extern "system" fn rt_report<'local>(
 }
 
 extern "system" fn rt_decide(_env: *mut JNIEnv, _class: jclass, _site: jint) -> jint {
-    guarded("decide", -1, session::decide)
+    guarded(natives::DECIDE.name, select::NONE, session::decide)
 }
 
 /// Why a native panicked during the current request, if one did.
@@ -82,8 +87,8 @@ static PANIC_NEXT: AtomicBool = AtomicBool::new(false);
 /// Runs the body of a native. A panic must not unwind into the JVM (the process would abort with
 /// nothing but Rust's last words in the log): it is caught, logged, and recorded for the worker,
 /// which reports the request as a fault of its own ([`take_native_fault`]). Until then every native
-/// answers `fallback` at once (-1: no patch, which ends the round quickly); the round's result is
-/// discarded.
+/// answers `fallback` at once (`select::NONE`: no patch, which ends the round quickly); the round's
+/// result is discarded.
 fn guarded<R>(name: &str, fallback: R, body: impl FnOnce() -> R) -> R {
     if FAULTED.load(Ordering::Acquire) {
         return fallback;
@@ -223,54 +228,25 @@ impl Jvm {
     fn register_natives(&self) -> Result<(), JvmError> {
         self.vm
             .attach_current_thread(|env: &mut Env| -> jni::errors::Result<()> {
-                let class = env.find_class(jni_str!("patchval/agent/Rt"))?;
-                // SAFETY: each function has the C ABI of the static native with that signature.
-                let methods = unsafe {
-                    [
-                        NativeMethod::from_raw_parts(
-                            jni_str!("choose0"),
-                            jni_str!("(I)I"),
-                            rt_choose as *mut c_void,
-                        ),
-                        NativeMethod::from_raw_parts(
-                            jni_str!("tree0"),
-                            jni_str!("(I)Z"),
-                            rt_tree as *mut c_void,
-                        ),
-                        NativeMethod::from_raw_parts(
-                            jni_str!("begin"),
-                            jni_str!("(I)I"),
-                            rt_begin as *mut c_void,
-                        ),
-                        NativeMethod::from_raw_parts(
-                            jni_str!("round"),
-                            jni_str!("(I)J"),
-                            rt_round as *mut c_void,
-                        ),
-                        NativeMethod::from_raw_parts(
-                            jni_str!("patchAt"),
-                            jni_str!("(II)I"),
-                            rt_patch_at as *mut c_void,
-                        ),
-                        NativeMethod::from_raw_parts(
-                            jni_str!("report"),
-                            jni_str!("(IILjava/lang/String;)V"),
-                            rt_report as *mut c_void,
-                        ),
-                        NativeMethod::from_raw_parts(
-                            jni_str!("decide"),
-                            jni_str!("(I)I"),
-                            rt_decide as *mut c_void,
-                        ),
-                    ]
-                };
-                // SAFETY: the signatures above match the functions, all static.
+                let class = env.find_class(class::RT_NATIVES_JNI)?;
+                let methods: Vec<NativeMethod> = rt_natives()
+                    .iter()
+                    // SAFETY: each function has the C ABI of the static native of that
+                    // descriptor (see `rt_natives`).
+                    .map(|(n, f)| unsafe {
+                        NativeMethod::from_raw_parts(n.jni_name, n.jni_descriptor, *f)
+                    })
+                    .collect();
+                // SAFETY: the descriptors match the functions, all static.
                 unsafe { env.register_native_methods(&class, &methods) }
             })
-            .map_err(|e| JvmError::Start(format!("registering natives of patchval.agent.Rt: {e}")))
+            .map_err(|e| {
+                JvmError::Start(format!("registering natives of {}: {e}", class::RT_NATIVES))
+            })
     }
 
-    /// Calls `patchval.agent.Bridge.call(String[])`, the agent's single entry point.
+    /// Calls `patchval.agent.Bridge.call(String[])` (`protocol::bridge`), the agent's single entry
+    /// point.
     pub fn call(&self, args: &[String]) -> Result<Vec<String>, JvmError> {
         self.vm
             .attach_current_thread(|env: &mut Env| -> jni::errors::Result<Vec<String>> {
@@ -282,9 +258,9 @@ impl Jvm {
                 }
                 let result = env
                     .call_static_method(
-                        jni_str!("patchval/agent/Bridge"),
-                        jni_str!("call"),
-                        jni_sig!("([Ljava/lang/String;)[Ljava/lang/String;"),
+                        class::BRIDGE_JNI,
+                        bridge::METHOD_JNI,
+                        bridge::SIGNATURE_JNI,
                         &[(&array).into()],
                     )?
                     .l()?;
@@ -292,6 +268,21 @@ impl Jvm {
             })
             .map_err(|e| JvmError::Call(e.to_string()))
     }
+}
+
+/// Each native of the table with the function implementing it. The function's parameters and
+/// result must be the JNI types of the native's Java declaration (`jint` for `int`, `jboolean` for
+/// `boolean`, `jlong` for `long`, `JString` for `String`), after the `JNIEnv` and the class.
+fn rt_natives() -> [(protocol::Native, *mut c_void); 7] {
+    [
+        (natives::CHOOSE, rt_choose as *mut c_void),
+        (natives::TREE, rt_tree as *mut c_void),
+        (natives::BEGIN, rt_begin as *mut c_void),
+        (natives::ROUND, rt_round as *mut c_void),
+        (natives::PATCH_AT, rt_patch_at as *mut c_void),
+        (natives::REPORT, rt_report as *mut c_void),
+        (natives::DECIDE, rt_decide as *mut c_void),
+    ]
 }
 
 fn strings_of(env: &mut Env, obj: JObject) -> jni::errors::Result<Vec<String>> {
@@ -319,6 +310,13 @@ mod tests {
 
     fn strings(v: &[&str]) -> Vec<String> {
         v.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn every_native_of_the_table_is_registered_once() {
+        let registered: Vec<&str> = rt_natives().iter().map(|(n, _)| n.name).collect();
+        let table: Vec<&str> = natives::ALL.iter().map(|n| n.name).collect();
+        assert_eq!(registered, table);
     }
 
     #[test]

@@ -6,6 +6,7 @@ pub mod session;
 pub mod tree;
 
 use crate::pool::protocol::{Request, Response};
+use crate::protocol::{self, op, select};
 use fault::{Injection, Kind};
 use jvm::{select_patch, take_native_fault, Jvm};
 use std::io::{BufRead, Write};
@@ -54,7 +55,7 @@ pub fn serve(java_home: &Path, class_path: &str, jvm_options: &[String]) -> Resu
         let ids: Vec<String> = class.iter().map(|p| p.to_string()).collect();
         let _ = narrow_out.send(&Response {
             partial: true,
-            lines: vec!["PATH".into(), ids.join(",")],
+            lines: vec![protocol::tree::PATH.into(), ids.join(",")],
             micros: 0,
             error: None,
             fault: None,
@@ -71,7 +72,7 @@ pub fn serve(java_home: &Path, class_path: &str, jvm_options: &[String]) -> Resu
     };
     // Tests that call System.exit fail instead of ending the worker (best effort on newer JDKs).
     let guard = jvm
-        .call(&["installExitGuard".to_string()])
+        .call(&[op::INSTALL_EXIT_GUARD.to_string()])
         .unwrap_or_default();
     send(&Response {
         partial: false,
@@ -202,12 +203,12 @@ fn run_tree(
         let result = match jvm.call(args) {
             Ok(lines) => lines.into_iter().next().unwrap_or_default(),
             Err(e) => {
-                session::sequential(-1);
+                session::sequential(select::NONE);
                 return Ok(answer(Err(e), started));
             }
         };
         if let Some(why) = take_native_fault() {
-            session::sequential(-1);
+            session::sequential(select::NONE);
             let mut resp = answer(Ok(vec![]), started);
             resp.fault = Some(why);
             return Ok(resp);
@@ -217,7 +218,7 @@ fn run_tree(
                 let ids: Vec<String> = decided.iter().map(|p| p.to_string()).collect();
                 send(&Response {
                     partial: true,
-                    lines: vec!["ROUND".into(), result, ids.join(",")],
+                    lines: vec![protocol::tree::ROUND.into(), result, ids.join(",")],
                     micros: t.elapsed().as_micros() as u64,
                     error: None,
                     fault: None,
@@ -230,11 +231,11 @@ fn run_tree(
         }
     }
     let (rounds, classes, captures) = session::counts();
-    session::sequential(-1);
+    session::sequential(select::NONE);
     Ok(Response {
         partial: false,
         lines: vec![
-            "DONE".into(),
+            protocol::tree::DONE.into(),
             rounds.to_string(),
             classes.to_string(),
             unstable,

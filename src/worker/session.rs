@@ -6,6 +6,7 @@
 //! round that hangs can be attributed to that class.
 
 use super::tree::{Enter, PatchId, Tree, Unstable};
+use crate::protocol::{self, select};
 use std::sync::Mutex;
 use std::thread::ThreadId;
 use std::time::{Duration, Instant};
@@ -31,7 +32,7 @@ enum Mode {
     },
 }
 
-static SESSION: Mutex<Mode> = Mutex::new(Mode::Sequential(-1));
+static SESSION: Mutex<Mode> = Mutex::new(Mode::Sequential(select::NONE));
 
 type Narrow = Box<dyn FnMut(&[PatchId]) + Send>;
 
@@ -49,7 +50,8 @@ fn with<R>(f: impl FnOnce(&mut Mode) -> R) -> R {
     f(&mut guard)
 }
 
-/// Sequential rounds run `patch` at the location (-1: a weave-free overlay or the original).
+/// Sequential rounds run `patch` at the location (`select::NONE`: a weave-free overlay or the
+/// original).
 pub fn sequential(patch: i32) {
     with(|m| *m = Mode::Sequential(patch));
 }
@@ -155,8 +157,8 @@ pub fn is_tree() -> bool {
     with(|m| matches!(m, Mode::Tree { unstable: None, .. }))
 }
 
-/// `Rt.begin`: how many patches to capture, -1 (unstable: take the sequential path), or -2 (run
-/// the patch `choose` names, without capture).
+/// `Rt.begin`: how many patches to capture, `begin::UNSTABLE` (take the sequential path), or
+/// `begin::DIRECT` (run the patch `choose` names, without capture).
 pub fn begin() -> i32 {
     let me = std::thread::current().id();
     with(|m| match m {
@@ -172,11 +174,11 @@ pub fn begin() -> i32 {
             ..
         } => {
             if unstable.is_some() {
-                return -1;
+                return protocol::begin::UNSTABLE;
             }
             if thread.get_or_insert(me) != &me {
                 mark(unstable, "the location was reached from two threads".into());
-                return -1;
+                return protocol::begin::UNSTABLE;
             }
             if *captured > *budget {
                 mark(
@@ -187,7 +189,7 @@ pub fn begin() -> i32 {
                         budget.as_millis()
                     ),
                 );
-                return -1;
+                return protocol::begin::UNSTABLE;
             }
             match tree.enter() {
                 Ok(Enter::Capture(list)) => {
@@ -197,22 +199,25 @@ pub fn begin() -> i32 {
                 }
                 Ok(Enter::Direct(p)) => {
                     *direct = Some(p);
-                    -2
+                    protocol::begin::DIRECT
                 }
                 Err(e) => {
                     mark(unstable, e.0);
-                    -1
+                    protocol::begin::UNSTABLE
                 }
             }
         }
-        Mode::Sequential(_) => -1,
+        Mode::Sequential(_) => protocol::begin::UNSTABLE,
     })
 }
 
 /// `Rt.patchAt`.
 pub fn patch_at(k: i32) -> i32 {
     with(|m| match m {
-        Mode::Tree { capture, .. } => capture.get(k as usize).map(|p| *p as i32).unwrap_or(-1),
+        Mode::Tree { capture, .. } => capture
+            .get(k as usize)
+            .map(|p| *p as i32)
+            .unwrap_or(select::NONE),
         Mode::Sequential(p) => *p,
     })
 }
@@ -245,7 +250,7 @@ pub fn decide() -> i32 {
             if let Some(t) = capture_started.take() {
                 *captured += t.elapsed();
             }
-            let fallback = capture.first().map(|p| *p as i32).unwrap_or(-1);
+            let fallback = capture.first().map(|p| *p as i32).unwrap_or(select::NONE);
             if unstable.is_some() {
                 return (fallback, None);
             }

@@ -35,7 +35,9 @@ struct Node {
 /// `alone` as if the capture had been the only one (what a later round, which captures only the
 /// representative, reports). They differ only when the change holds references.
 fn readings(change: &str) -> (&str, &str) {
-    change.split_once('\0').unwrap_or((change, change))
+    change
+        .split_once(crate::protocol::woven::KEY_SEPARATOR)
+        .unwrap_or((change, change))
 }
 
 /// What to do at a visit of the location.

@@ -26,32 +26,51 @@ const ALLOWED_FALLBACK: &[(&str, usize)] = &[
     ("maybe_assigned_local", 3),
 ];
 
-/// The real `Rt.java` with its natives replaced by Java: `choose0`/`decide` answer the patch in
-/// `pv.patch`; with `pv.tree` set, every visit captures all patches listed in `pv.all` (so each
-/// capture must leave no trace) and then replays the chosen one.
-fn fake_rt() -> String {
-    let real = std::fs::read_to_string(concat!(
+/// The runtime the woven programs are compiled with (path below the source root, text): the real
+/// `Rt.java` without the warm loader's bookkeeping, the generated `Protocol.java`, and the
+/// generated `RtNatives.java` with its natives replaced by Java: `choose`/`decide` answer the
+/// patch in `pv.patch`; with `pv.tree` set, every visit captures all patches listed in `pv.all`
+/// (so each capture must leave no trace) and then replays the chosen one.
+fn fake_runtime() -> Vec<(String, String)> {
+    let rt = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/agent-java/src/patchval/agent/Rt.java"
     ))
     .expect("agent-java Rt.java");
-    let natives = [
-        ("private static native int choose0(int site);", "private static int choose0(int site) { return Integer.getInteger(\"pv.patch\", -1); }"),
-        ("private static native boolean tree0(int site);", "private static boolean tree0(int site) { return Boolean.getBoolean(\"pv.tree\"); }"),
-        // The warm loader's bookkeeping (Reset) is not part of the compiled test program.
-        ("        Reset.patchedLocation();\n", ""),
-        ("public static native int begin(int site);", "public static int begin(int site) { return all().length; }"),
-        ("public static native int patchAt(int site, int k);", "public static int patchAt(int site, int k) { return all()[k]; }"),
-        ("public static native void report(int site, int patch, String change);", "public static void report(int site, int patch, String change) { }"),
-        ("public static native long round(int site);", "public static long round(int site) { return 0L; }"),
-        ("public static native int decide(int site);", "public static int decide(int site) { return Integer.getInteger(\"pv.patch\", -1); }\n    private static int[] all() { String[] p = System.getProperty(\"pv.all\", \"\").split(\",\"); int[] a = new int[p.length]; for (int i = 0; i < p.length; i++) a[i] = Integer.parseInt(p[i]); return a; }"),
+    // The warm loader's bookkeeping (Reset) is not part of the compiled test program.
+    let reset = "        Reset.patchedLocation();\n";
+    assert!(rt.contains(reset), "Rt.java changed: {reset}");
+    let mut files = vec![("patchval/agent/Rt.java".to_string(), rt.replace(reset, ""))];
+    let bodies = [
+        ("choose", "{ return Integer.getInteger(\"pv.patch\", -1); }"),
+        ("tree", "{ return Boolean.getBoolean(\"pv.tree\"); }"),
+        ("begin", "{ return all().length; }"),
+        ("patchAt", "{ return all()[k]; }"),
+        ("report", "{ }"),
+        ("round", "{ return 0L; }"),
+        ("decide", "{ return Integer.getInteger(\"pv.patch\", -1); }\n    private static int[] all() { String[] p = System.getProperty(\"pv.all\", \"\").split(\",\"); int[] a = new int[p.length]; for (int i = 0; i < p.length; i++) a[i] = Integer.parseInt(p[i]); return a; }"),
     ];
-    let mut text = real;
-    for (native, body) in natives {
-        assert!(text.contains(native), "Rt.java changed: {native}");
-        text = text.replace(native, body);
+    for (path, text) in patchval::protocol::JAVA_SOURCES {
+        let mut text = text.to_string();
+        if path.ends_with("/RtNatives.java") {
+            for native in patchval::protocol::natives::ALL {
+                let body = bodies
+                    .iter()
+                    .find(|(name, _)| *name == native.name)
+                    .unwrap_or_else(|| panic!("no Java body for the native {}", native.name))
+                    .1;
+                let declaration = native.declaration;
+                assert!(
+                    text.contains(declaration),
+                    "RtNatives.java lacks {declaration}"
+                );
+                let java = declaration.replace("native ", "").replace(';', " ") + body;
+                text = text.replace(declaration, &java);
+            }
+        }
+        files.push((path.to_string(), text));
     }
-    text
+    files
 }
 
 /// Calls the test treats as pure when deciding tree eligibility (the real oracle is the bytecode scan).
@@ -159,7 +178,8 @@ fn javac(dir: &Path, files: &[String], out: &str, check: bool) -> Vec<(String, u
     if check {
         cmd.arg("-XDshould-stop.ifError=FLOW");
     }
-    cmd.args(files).arg("patchval/agent/Rt.java");
+    cmd.args(files)
+        .args(fake_runtime().into_iter().map(|(path, _)| path));
     let o = cmd.output().expect("run javac");
     let err = String::from_utf8_lossy(&o.stderr);
     let mut diags = Vec::new();
@@ -371,7 +391,9 @@ pub fn woven_behaves_like_plain(cases: Vec<Case>) {
     let started = Instant::now();
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    write_file(d, "patchval/agent/Rt.java", &fake_rt());
+    for (path, text) in fake_runtime() {
+        write_file(d, &path, &text);
+    }
 
     // Plain side: check every variant, then build the ones that compile.
     let mut plain_files = Vec::new();

@@ -14,7 +14,7 @@ public final class Agent {
         try {
             return TestLister.listTests(classpath, classNames);
         } catch (Throwable t) {
-            return new String[] {"!\t" + safe("listTests crashed", t)};
+            return new String[] {Util.line(Protocol.List.LOAD_ERROR, safe("listTests crashed", t))};
         }
     }
 
@@ -26,7 +26,7 @@ public final class Agent {
         try {
             return TestRunner.runTest(classpath, className, methodName);
         } catch (Throwable t) {
-            return "ERROR\t" + safe("runTest crashed", t);
+            return Util.line(Protocol.Result.ERROR, safe("runTest crashed", t));
         }
     }
 
@@ -38,7 +38,7 @@ public final class Agent {
         try {
             return TestRunner.runTestWarm(classpath, className, methodName);
         } catch (Throwable t) {
-            return "ERROR\t" + safe("runTest crashed", t);
+            return Util.line(Protocol.Result.ERROR, safe("runTest crashed", t));
         }
     }
 
@@ -50,7 +50,7 @@ public final class Agent {
         try {
             return TestRunner.runTestCovered(classpath, covered, className, methodName);
         } catch (Throwable t) {
-            return new String[] {"ERROR\t" + safe("runTest crashed", t)};
+            return new String[] {Util.line(Protocol.Result.ERROR, safe("runTest crashed", t))};
         }
     }
 
@@ -59,7 +59,7 @@ public final class Agent {
         try {
             return JavacBridge.compile(options, files);
         } catch (Throwable t) {
-            return new String[] {"ERRORS", "\t0\t0\t-1\t-1\t" + safe("compiler crashed", t)};
+            return new String[] {Protocol.Compile.ERRORS, JavacBridge.unplaced(safe("compiler crashed", t))};
         }
     }
 
@@ -68,7 +68,7 @@ public final class Agent {
         try {
             return JavacBridge.parseCheck(files);
         } catch (Throwable t) {
-            return new String[] {"ERRORS", "\t0\t0\t-1\t-1\t" + safe("parser crashed", t)};
+            return new String[] {Protocol.Compile.ERRORS, JavacBridge.unplaced(safe("parser crashed", t))};
         }
     }
 
@@ -82,7 +82,7 @@ public final class Agent {
     }
 
     public static String version() {
-        return "patchval-agent 1";
+        return Protocol.Agent.VERSION;
     }
 
     private static String safe(String what, Throwable t) {

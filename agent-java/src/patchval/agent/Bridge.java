@@ -1,5 +1,6 @@
 // The single JNI entry point of the agent: decodes a flat String[] request from the Rust worker
-// (operation name, then length-prefixed lists) and dispatches to Agent.
+// (operation name, then length-prefixed lists) and dispatches to Agent. The operations are
+// Protocol.Op's, generated from protocol.toml like the Rust side's.
 package patchval.agent;
 
 public final class Bridge {
@@ -31,41 +32,41 @@ public final class Bridge {
         try {
             Reader r = new Reader(request);
             switch (request[0]) {
-                case "listTests": {
+                case Protocol.Op.LIST_TESTS: {
                     String[] cp = r.list();
                     return Agent.listTests(cp, r.list());
                 }
-                case "runTest": {
+                case Protocol.Op.RUN_TEST: {
                     String[] cp = r.list();
                     String cls = r.next();
                     return new String[] {Agent.runTest(cp, cls, r.next())};
                 }
-                case "runTestWarm": {
+                case Protocol.Op.RUN_TEST_WARM: {
                     String[] cp = r.list();
                     String cls = r.next();
                     return new String[] {Agent.runTestWarm(cp, cls, r.next())};
                 }
-                case "runTestCovered": {
+                case Protocol.Op.RUN_TEST_COVERED: {
                     String[] cp = r.list();
                     String covered = r.next();
                     String cls = r.next();
                     return Agent.runTestCovered(cp, covered, cls, r.next());
                 }
-                case "compile": {
+                case Protocol.Op.COMPILE: {
                     String[] options = r.list();
                     return Agent.compile(options, r.list());
                 }
-                case "parseCheck":
+                case Protocol.Op.PARSE_CHECK:
                     return Agent.parseCheck(r.list());
-                case "installExitGuard":
+                case Protocol.Op.INSTALL_EXIT_GUARD:
                     return new String[] {String.valueOf(Agent.installExitGuard())};
-                case "version":
+                case Protocol.Op.VERSION:
                     return new String[] {Agent.version()};
                 default:
-                    return new String[] {"ERROR\tunknown operation " + request[0]};
+                    return new String[] {Util.line(Protocol.Result.ERROR, "unknown operation " + request[0])};
             }
         } catch (Throwable t) {
-            return new String[] {"ERROR\tbridge: " + Util.clean(String.valueOf(t))};
+            return new String[] {Util.line(Protocol.Result.ERROR, "bridge: " + Util.clean(String.valueOf(t)))};
         }
     }
 }

@@ -39,7 +39,7 @@ public final class CdsTrain {
             if (!fields.isEmpty()) requests.add(fields.toArray(new String[0]));
         } catch (Throwable t) {
             log.println("cds-train: cannot read the requests: " + Util.describe(t));
-            System.exit(2);
+            System.exit(Protocol.CdsTrain.EXIT_UNREADABLE);
         }
         for (String[] r : requests) {
             String[] answer = Bridge.call(r);

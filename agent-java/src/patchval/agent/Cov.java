@@ -69,9 +69,9 @@ public final class Cov {
      */
     static synchronized List<String> take() {
         List<String> out = new ArrayList<>();
-        out.add("cov\t" + list(hits, true));
-        out.add("global\t" + list(global, false));
-        for (int id = reported; id < names.size(); id++) out.add("name\t" + id + "\t" + names.get(id));
+        out.add(Util.line(Protocol.Coverage.COVERED, list(hits, true)));
+        out.add(Util.line(Protocol.Coverage.GLOBAL, list(global, false)));
+        for (int id = reported; id < names.size(); id++) out.add(Util.line(Protocol.Coverage.NAME, id, names.get(id)));
         reported = names.size();
         return out;
     }

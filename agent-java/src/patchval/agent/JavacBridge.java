@@ -79,7 +79,7 @@ final class JavacBridge {
                 task = (JavacTask) c.getTask(out, fm, diags, opts, null, units);
             } catch (IllegalArgumentException e) {
                 ok = true; // the file manager is fine, the options are not
-                return new String[] {"ERRORS", "\t0\t0\t-1\t-1\t" + Util.clean("invalid compiler options: " + Util.describe(e))};
+                return new String[] {Protocol.Compile.ERRORS, unplaced(Util.clean("invalid compiler options: " + Util.describe(e)))};
             }
             if (parseOnly) {
                 task.parse();
@@ -89,7 +89,7 @@ final class JavacBridge {
                 success = r != null && r;
             }
             List<String> res = new ArrayList<>();
-            res.add("OK");
+            res.add(Protocol.Compile.OK);
             for (Diagnostic<? extends JavaFileObject> d : diags.getDiagnostics()) {
                 if (d.getKind() != Diagnostic.Kind.ERROR) continue;
                 if (parseOnly && ENCODING_ERROR.equals(d.getCode())) continue;
@@ -97,18 +97,18 @@ final class JavacBridge {
                     // javac could not read or write its files (a full disk, a read-only
                     // directory): no verdict on the sources.
                     ok = true;
-                    return new String[] {"IOERROR", format(d, given)};
+                    return new String[] {Protocol.Compile.IO_ERROR, format(d, given)};
                 }
                 res.add(format(d, given));
             }
-            if (res.size() > 1 || !success) res.set(0, "ERRORS");
+            if (res.size() > 1 || !success) res.set(0, Protocol.Compile.ERRORS);
             if (!success && res.size() == 1) {
-                res.add("\t0\t0\t-1\t-1\t" + Util.clean("compilation failed without diagnostics: " + out));
+                res.add(unplaced(Util.clean("compilation failed without diagnostics: " + out)));
             }
             ok = true;
             return res.toArray(new String[0]);
         } catch (Throwable t) {
-            return new String[] {"ERRORS", "\t0\t0\t-1\t-1\t" + Util.clean("compiler crashed: " + Util.describe(t))};
+            return new String[] {Protocol.Compile.ERRORS, unplaced(Util.clean("compiler crashed: " + Util.describe(t)))};
         } finally {
             FORWARDER.target = null;
             release(key, fm, ok);
@@ -130,8 +130,14 @@ final class JavacBridge {
         } catch (Throwable t) {
             msg = String.valueOf(d.getCode());
         }
-        return Util.clean(path, Integer.MAX_VALUE) + "\t" + Math.max(0, line) + "\t" + Math.max(0, col) + "\t"
-            + d.getStartPosition() + "\t" + d.getEndPosition() + "\t" + Util.clean(msg);
+        return Util.line(Util.clean(path, Integer.MAX_VALUE), Math.max(0, line), Math.max(0, col),
+            d.getStartPosition(), d.getEndPosition(), Util.clean(msg));
+    }
+
+    /** The error line of a {@code message} (one field) that has no place in a file. */
+    static String unplaced(String message) {
+        return Util.line("", Protocol.Compile.NO_LINE, Protocol.Compile.NO_LINE, Protocol.Compile.NO_POSITION,
+            Protocol.Compile.NO_POSITION, message);
     }
 
     private static JavaCompiler compiler() {

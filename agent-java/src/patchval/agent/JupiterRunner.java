@@ -172,7 +172,7 @@ final class JupiterRunner {
      */
     static String run(ClassLoader loader, Class<?> cls, String methodSpec) {
         DiscoverySelector sel;
-        String target = cls.getName() + "#" + (methodSpec == null ? "*" : methodSpec);
+        String target = cls.getName() + Protocol.TestId.SEPARATOR + (methodSpec == null ? Protocol.TestId.WHOLE_CLASS : methodSpec);
         if (methodSpec == null) {
             sel = DiscoverySelectors.selectClass(cls);
         } else {
@@ -180,9 +180,9 @@ final class JupiterRunner {
             try {
                 m = findMethod(cls, methodSpec);
             } catch (LinkageError | RuntimeException e) {
-                return "ERROR\t" + Util.clean("cannot resolve " + target + ": " + Util.describe(e));
+                return Util.line(Protocol.Result.ERROR, Util.clean("cannot resolve " + target + ": " + Util.describe(e)));
             }
-            if (m == null) return "ERROR\t" + Util.clean("no such method: " + target);
+            if (m == null) return Util.line(Protocol.Result.ERROR, Util.clean("no such method: " + target));
             sel = DiscoverySelectors.selectMethod(cls, m);
         }
         Launcher l = launcher();
@@ -200,14 +200,14 @@ final class JupiterRunner {
         if (lis.failed) {
             if (lis.failedId != null && !lis.failedId.getParentId().isPresent()) {
                 // The engine itself failed (discovery or configuration): not the code under test.
-                return "ERROR\t" + Util.clean("JUnit Jupiter failed on " + target + ": " + Util.describe(lis.failure));
+                return Util.line(Protocol.Result.ERROR, Util.clean("JUnit Jupiter failed on " + target + ": " + Util.describe(lis.failure)));
             }
             return TestRunner.fail(lis.failure);
         }
-        if (lis.passed > 0) return "PASS";
-        if (lis.skipped > 0 || lis.aborted > 0) return "SKIP";
-        if (lis.methodsDone > 0) return "PASS";
-        return "ERROR\t" + Util.clean("no tests were run: " + target);
+        if (lis.passed > 0) return Protocol.Result.PASS;
+        if (lis.skipped > 0 || lis.aborted > 0) return Protocol.Result.SKIP;
+        if (lis.methodsDone > 0) return Protocol.Result.PASS;
+        return Util.line(Protocol.Result.ERROR, Util.clean("no tests were run: " + target));
     }
 
     /** "name" (no parameters; else the only Jupiter test method of that name) or "name(type,...)". */

@@ -10,7 +10,8 @@ public final class PlainMain {
     private PlainMain() {}
 
     /**
-     * Arguments: optionally {@code --warm} and the unpatched program's test class path, then the
+     * Arguments (their marks and the lines printed are Protocol.Plain's): optionally
+     * {@code --warm} and the unpatched program's test class path, then the
      * test class path (entries separated by the path separator), then test ids
      * {@code Class#method}, each prefixed with {@code +} when it passed on the unpatched program.
      * Prints START/TOOK/RESULT lines (TOOK: the test's last run, in microseconds), then DONE if
@@ -27,7 +28,7 @@ public final class PlainMain {
         exitWithParent();
         ExitGuard.install();
         String[] unpatched = null;
-        if (argv.length > 1 && argv[0].equals("--warm")) {
+        if (argv.length > 1 && argv[0].equals(Protocol.Plain.WARM_OPTION)) {
             unpatched = argv[1].split(java.io.File.pathSeparator);
             argv = java.util.Arrays.copyOfRange(argv, 2, argv.length);
         }
@@ -35,47 +36,57 @@ public final class PlainMain {
         String[] args = java.util.Arrays.copyOfRange(argv, 1, argv.length);
         warmUpJupiter(classpath, args);
         if (unpatched != null && args.length > 0) {
-            String id = args[0].startsWith("+") ? args[0].substring(1) : args[0];
-            int hash = id.indexOf('#');
-            protocol.println("WARM\t" + id);
+            String id = idOf(args[0]);
+            int hash = id.indexOf(Protocol.TestId.SEPARATOR);
+            protocol.println(Util.line(Protocol.Plain.WARM, id));
             protocol.flush();
             long t = System.nanoTime();
             String result = TestRunner.runTest(unpatched, id.substring(0, hash), id.substring(hash + 1));
             long micros = (System.nanoTime() - t) / 1000;
-            protocol.println("WARMED\t" + id + "\t" + micros + "\t" + result);
+            protocol.println(Util.line(Protocol.Plain.WARMED, id, micros, result));
             protocol.flush();
         }
         for (String arg : args) {
-            boolean confirm = arg.startsWith("+");
-            String id = confirm ? arg.substring(1) : arg;
-            int hash = id.indexOf('#');
+            boolean confirm = arg.startsWith(Protocol.Plain.CONFIRM);
+            String id = idOf(arg);
+            int hash = id.indexOf(Protocol.TestId.SEPARATOR);
             String cls = id.substring(0, hash);
             String method = id.substring(hash + 1);
-            protocol.println("START\t" + id);
+            protocol.println(Util.line(Protocol.Plain.START, id));
             protocol.flush();
             injectFault();
             long t = System.nanoTime();
             String result = TestRunner.runTest(classpath, cls, method);
-            if (confirm && result.startsWith("FAIL")) {
-                protocol.println("START\t" + id);
+            if (confirm && result.startsWith(Protocol.Result.FAIL)) {
+                protocol.println(Util.line(Protocol.Plain.START, id));
                 protocol.flush();
                 t = System.nanoTime();
                 String again = TestRunner.runTest(classpath, cls, method);
-                if (again.equals("PASS") || again.equals("SKIP")) {
-                    protocol.println("FLAKY\t" + id + "\t" + result);
+                if (passed(again)) {
+                    protocol.println(Util.line(Protocol.Plain.FLAKY, id, result));
                     result = again;
                 }
             }
-            protocol.println("TOOK\t" + id + "\t" + (System.nanoTime() - t) / 1000);
-            protocol.println("RESULT\t" + id + "\t" + result);
+            protocol.println(Util.line(Protocol.Plain.TOOK, id, (System.nanoTime() - t) / 1000));
+            protocol.println(Util.line(Protocol.Plain.RESULT, id, result));
             protocol.flush();
-            if (!result.equals("PASS") && !result.equals("SKIP")) {
-                ExitGuard.halt(1);
+            if (!passed(result)) {
+                ExitGuard.halt(Protocol.Plain.EXIT_FAILED);
             }
         }
-        protocol.println("DONE");
+        protocol.println(Protocol.Plain.DONE);
         protocol.flush();
-        ExitGuard.halt(0);
+        ExitGuard.halt(Protocol.Plain.EXIT_PASSED);
+    }
+
+    /** The test id of an argument, without its {@link Protocol.Plain#CONFIRM} mark. */
+    private static String idOf(String arg) {
+        return arg.startsWith(Protocol.Plain.CONFIRM) ? arg.substring(Protocol.Plain.CONFIRM.length()) : arg;
+    }
+
+    /** A result line that does not fail a patch. */
+    private static boolean passed(String result) {
+        return result.equals(Protocol.Result.PASS) || result.equals(Protocol.Result.SKIP);
     }
 
     /** Test runs so far, for {@link #injectFault}. */
@@ -88,7 +99,7 @@ public final class PlainMain {
      */
     private static void injectFault() {
         runs++;
-        String spec = System.getenv("PATCHVAL_FAULT");
+        String spec = System.getenv(Protocol.Fault.ENV);
         if (spec == null) return;
         String[] parts = spec.split(":", 3);
         if (parts.length < 2 || !parts[1].equals(Integer.toString(runs))) return;
@@ -96,10 +107,10 @@ public final class PlainMain {
             if (parts.length == 3 && !parts[2].isEmpty() && !new java.io.File(parts[2]).createNewFile()) {
                 return;
             }
-            if (parts[0].equals("sigkill")) {
+            if (parts[0].equals(Protocol.Fault.SIGKILL)) {
                 String pid = Long.toString(ProcessHandle.current().pid());
                 new ProcessBuilder("kill", "-9", pid).start().waitFor();
-            } else if (parts[0].equals("slow")) {
+            } else if (parts[0].equals(Protocol.Fault.SLOW)) {
                 while (true) Thread.sleep(3_600_000L);
             }
         } catch (java.io.IOException | InterruptedException e) {
@@ -115,8 +126,8 @@ public final class PlainMain {
     private static void warmUpJupiter(String[] classpath, String[] args) {
         try (java.net.URLClassLoader loader = Util.newLoader(classpath)) {
             if (args.length == 0 || !JupiterScan.available()) return;
-            String id = args[0].startsWith("+") ? args[0].substring(1) : args[0];
-            int hash = id.indexOf('#');
+            String id = idOf(args[0]);
+            int hash = id.indexOf(Protocol.TestId.SEPARATOR);
             if (hash < 0) return;
             Class<?> first = Class.forName(id.substring(0, hash), false, loader);
             if (id.indexOf('(', hash) >= 0 || JupiterScan.hasTests(first)) JupiterRunner.warmUp();
@@ -140,7 +151,7 @@ public final class PlainMain {
                     return;
                 }
                 long now = ProcessHandle.current().parent().map(ProcessHandle::pid).orElse(-1L);
-                if (now != parent) Runtime.getRuntime().halt(3);
+                if (now != parent) Runtime.getRuntime().halt(Protocol.Plain.EXIT_PARENT_GONE);
             }
         }, "patchval-parent-watch");
         watch.setDaemon(true);

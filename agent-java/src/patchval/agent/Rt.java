@@ -1,6 +1,7 @@
 // patchval agent: Rt owns what woven code calls at a patched location: the natives into Rust that
-// pick the patch of a sequential round or drive the state-transition tree, and the helpers that
-// encode a captured state change canonically and replay a captured exception.
+// pick the patch of a sequential round or drive the state-transition tree (declared in RtNatives,
+// generated from protocol.toml), and the helpers that encode a captured state change canonically
+// and replay a captured exception.
 package patchval.agent;
 
 import java.util.IdentityHashMap;
@@ -9,39 +10,44 @@ public final class Rt {
     private Rt() {}
 
     /**
-     * The patch to execute at this visit of the location, or -1. Called at every visit of a
-     * location outside the tree ({@link #tree} is called at every visit of one in it): a visit inside an enum's or interface's initialiser makes
+     * The patch to execute at this visit of the location, or -1 (protocol.toml's
+     * {@code select.none}). Called at every visit of a location outside the tree ({@link #tree} is called at every visit of one in it): a visit inside an enum's or interface's initialiser makes
      * the warm loader go after the test (Reset.patchedLocation), since what that initialiser
      * computes now depends on the patch and no reset runs it again for the next patch.
      */
     public static int choose(int site) {
         Reset.patchedLocation();
-        return choose0(site);
+        return RtNatives.choose(site);
     }
-
-    /** Sequential rounds: the patch to execute this round, or -1 (implemented in Rust). */
-    private static native int choose0(int site);
 
     /** True when this round explores the state-transition tree; the first call of a tree site's visit. */
     public static boolean tree(int site) {
         Reset.patchedLocation();
-        return tree0(site);
+        return RtNatives.tree(site);
     }
 
-    /** Implemented in Rust. */
-    private static native boolean tree0(int site);
-
-    /** Tree rounds: how many patches to capture at this visit, -1 if unstable, -2 to run the chosen patch directly. */
-    public static native int begin(int site);
+    /**
+     * Tree rounds: how many patches to capture at this visit, -1 if unstable, -2 to run the chosen
+     * patch directly (protocol.toml's {@code begin}).
+     */
+    public static int begin(int site) {
+        return RtNatives.begin(site);
+    }
 
     /** Tree rounds: the k-th patch to capture at this visit. */
-    public static native int patchAt(int site, int k);
+    public static int patchAt(int site, int k) {
+        return RtNatives.patchAt(site, k);
+    }
 
     /** Tree rounds: the canonical state change captured for a patch. */
-    public static native void report(int site, int patch, String change);
+    public static void report(int site, int patch, String change) {
+        RtNatives.report(site, patch, change);
+    }
 
     /** Tree rounds: the patch whose captured change is replayed (moves down the tree). */
-    public static native int decide(int site);
+    public static int decide(int site) {
+        return RtNatives.decide(site);
+    }
 
     /** Marker of an out slot the patch did not write. */
     public static boolean unwritten(Object[] slots, int i) {
@@ -49,7 +55,9 @@ public final class Rt {
     }
 
     /** Tree rounds: the number of the current round (a new round forgets what earlier ones saw). */
-    public static native long round(int site);
+    public static long round(int site) {
+        return RtNatives.round(site);
+    }
 
     /** Objects seen at the current visit of the location, numbered in order of first sight. */
     private static final IdentityHashMap<Object, Integer> VISIT = new IdentityHashMap<>();
@@ -75,8 +83,9 @@ public final class Rt {
 
     /**
      * The canonical text of one capture's state change, compared by Rust to group patches.
-     * {@code localKinds}/{@code fieldKinds} say per slot whether it holds a primitive ('p', compared
-     * by value) or a reference ('r', compared by identity: objects are numbered in order of first
+     * {@code localKinds}/{@code fieldKinds} say per slot whether it holds a primitive
+     * ({@link Protocol.Woven#PRIMITIVE}, compared by value) or a reference
+     * ({@link Protocol.Woven#REFERENCE}, compared by identity: objects are numbered in order of first
      * sight at this visit, so two captures agree only on the very same object). A thrown exception
      * created by the patch during this capture is compared by everything a test can read of it
      * (class, message, cause, suppressed, fields, frames above the patch); any other exception by
@@ -96,7 +105,7 @@ public final class Rt {
                 resultPrimitive, thrown, locals, localKinds, fields, fieldKinds, patch);
         for (Throwable t : fresh) ROUND_SEEN.put(t, Boolean.TRUE);
         if (thrown != null) ROUND_SEEN.put(thrown, Boolean.TRUE);
-        return merge.equals(alone) ? merge : merge + '\0' + alone;
+        return merge.equals(alone) ? merge : merge + Protocol.Woven.KEY_SEPARATOR + alone;
     }
 
     private static String encode(IdentityHashMap<Object, Integer> seen, java.util.List<Throwable> fresh,
@@ -109,12 +118,12 @@ public final class Rt {
         if (thrown != null) k.exception(thrown, 0);
         k.b.append('|');
         for (int i = 0; i < locals.length; i++) {
-            if (locals[i] == locals) k.b.append('U'); else k.slot(locals[i], localKinds.charAt(i) == 'p');
+            if (locals[i] == locals) k.b.append('U'); else k.slot(locals[i], localKinds.charAt(i) == Protocol.Woven.PRIMITIVE);
             k.b.append(',');
         }
         k.b.append('|');
         for (int i = 0; i < fields.length; i++) {
-            k.slot(fields[i], fieldKinds.charAt(i) == 'p');
+            k.slot(fields[i], fieldKinds.charAt(i) == Protocol.Woven.PRIMITIVE);
             k.b.append(',');
         }
         return k.b.toString();
@@ -148,7 +157,7 @@ public final class Rt {
         Keyer(IdentityHashMap<Object, Integer> seen, java.util.List<Throwable> fresh, int patch) {
             this.seen = seen;
             this.fresh = fresh;
-            this.unit = "__pv_p" + patch;
+            this.unit = Protocol.Woven.UNIT_PREFIX + patch;
         }
 
         void identity(Object v) {
@@ -285,10 +294,11 @@ public final class Rt {
         return t;
     }
 
-    /** {@code __pv_p<digits>}: a generated isolation unit. */
+    /** {@code __pv_p<digits>} ({@link Protocol.Woven#UNIT_PREFIX}): a generated isolation unit. */
     private static boolean isUnit(String m) {
-        if (!m.startsWith("__pv_p") || m.length() == 6) return false;
-        for (int i = 6; i < m.length(); i++) {
+        int prefix = Protocol.Woven.UNIT_PREFIX.length();
+        if (!m.startsWith(Protocol.Woven.UNIT_PREFIX) || m.length() == prefix) return false;
+        for (int i = prefix; i < m.length(); i++) {
             if (!Character.isDigit(m.charAt(i))) return false;
         }
         return true;

@@ -19,7 +19,7 @@ import org.junit.runners.JUnit4;
 final class TestLister {
     private TestLister() {}
 
-    /** One sortable result entry. method == null marks a load error ("!cls\treason"). */
+    /** One sortable result entry. method == null marks a load error (Protocol.List.LOAD_ERROR). */
     private static final class Entry implements Comparable<Entry> {
         final String cls;
         final String method;
@@ -60,11 +60,11 @@ final class TestLister {
                     listClass(cls, name, out);
                     if (out.size() == before) listJupiter(cls, name, out);
                 } catch (Throwable t) {
-                    out.add(new Entry(name, null, "!" + Util.clean(name) + "\t" + Util.clean(Util.describe(t))));
+                    out.add(new Entry(name, null, Util.line(Protocol.List.LOAD_ERROR + Util.clean(name), Util.clean(Util.describe(t)))));
                 }
             }
         } catch (Throwable t) {
-            out.add(new Entry("", null, "!\t" + Util.clean("listTests failed: " + Util.describe(t))));
+            out.add(new Entry("", null, Util.line(Protocol.List.LOAD_ERROR, Util.clean("listTests failed: " + Util.describe(t)))));
         } finally {
             th.setContextClassLoader(saved);
             Util.closeQuietly(loader);
@@ -85,11 +85,11 @@ final class TestLister {
         if (cls.isAnnotationPresent(Ignore.class)) return;
         RunWith rw = cls.getAnnotation(RunWith.class);
         if (rw != null && rw.value() != JUnit4.class && rw.value() != BlockJUnit4ClassRunner.class) {
-            out.add(new Entry(name, "*", name + "#*"));
+            out.add(whole(name));
             return;
         }
         if (rw == null && hasSuiteMethod(cls) && !defaultSuite(cls)) {
-            out.add(new Entry(name, "*", name + "#*"));
+            out.add(whole(name));
             return;
         }
         if (!hasUsableConstructor(cls)) return;
@@ -105,20 +105,25 @@ final class TestLister {
                 methods.add(m.getName());
             }
         }
-        for (String m : methods) out.add(new Entry(name, m, name + "#" + m));
+        for (String m : methods) out.add(new Entry(name, m, name + Protocol.TestId.SEPARATOR + m));
     }
 
     /** JUnit 5: only for classes JUnit 3/4 found nothing in, and only when they declare Jupiter tests. */
     private static void listJupiter(Class<?> cls, String name, List<Entry> out) {
         if (!JupiterScan.hasTests(cls)) return;
         if (!JupiterScan.available()) {
-            out.add(new Entry(name, null, "!" + Util.clean(name)
-                + "\tJUnit 5 (Jupiter) tests, but the JUnit Platform is not installed (Debian package junit5)"));
+            out.add(new Entry(name, null, Util.line(Protocol.List.LOAD_ERROR + Util.clean(name),
+                "JUnit 5 (Jupiter) tests, but the JUnit Platform is not installed (Debian package junit5)")));
             return;
         }
         for (String[] t : JupiterRunner.list(cls)) {
-            out.add(new Entry(t[0], t[1], Util.clean(t[0] + "#" + t[1])));
+            out.add(new Entry(t[0], t[1], Util.clean(t[0] + Protocol.TestId.SEPARATOR + t[1])));
         }
+    }
+
+    /** The entry of a class run as one test. */
+    private static Entry whole(String name) {
+        return new Entry(name, Protocol.TestId.WHOLE_CLASS, name + Protocol.TestId.SEPARATOR + Protocol.TestId.WHOLE_CLASS);
     }
 
     private static boolean hasSuiteMethod(Class<?> cls) {

@@ -1,5 +1,5 @@
 // patchval agent: TestRunner owns running one JUnit test (Agent.runTest) in a fresh class loader and
-// turning the outcome into "PASS" / "SKIP" / "FAIL\t<class>\t<msg>" / "ERROR\t<reason>". JUnit 3/4 tests
+// turning the outcome into a Protocol.Result line: PASS, SKIP, FAIL <class> <msg>, ERROR <reason>. JUnit 3/4 tests
 // run with JUnitCore; JUnit 5 (Jupiter) tests are handed to JupiterRunner (the Platform launcher).
 package patchval.agent;
 
@@ -136,14 +136,14 @@ final class TestRunner {
     }
 
     /**
-     * What the {@code .patchval-overlay} files of the class path's directories say (the worker
+     * What the {@link Protocol.Overlay#MARK} files of the class path's directories say (the worker
      * writes one into every overlay it compiles, src/compile.rs): a new compile into the same
      * directory needs a new warm loader.
      */
     private static String overlayMarks(String[] classpath) {
         StringBuilder b = new StringBuilder();
         for (String entry : classpath) {
-            java.io.File mark = new java.io.File(entry, ".patchval-overlay");
+            java.io.File mark = new java.io.File(entry, Protocol.Overlay.MARK);
             if (!mark.isFile()) continue;
             try {
                 b.append(new String(java.nio.file.Files.readAllBytes(mark.toPath()), java.nio.charset.StandardCharsets.UTF_8));
@@ -160,7 +160,7 @@ final class TestRunner {
         try {
             return error("runTest crashed: " + Util.describe(t));
         } catch (Throwable t2) {
-            return "ERROR\trunTest crashed";
+            return Util.line(Protocol.Result.ERROR, "runTest crashed");
         }
     }
 
@@ -191,7 +191,7 @@ final class TestRunner {
                 return error("cannot load " + className + ": " + Util.describe(e));
             }
             Reset.prepare(cls);
-            boolean whole = methodName == null || methodName.isEmpty() || "*".equals(methodName);
+            boolean whole = methodName == null || methodName.isEmpty() || Protocol.TestId.WHOLE_CLASS.equals(methodName);
             try {
                 if (isJupiter(cls, whole ? null : methodName)) {
                     try {
@@ -206,7 +206,7 @@ final class TestRunner {
             if (!whole) {
                 try {
                     if (!hasPublicMethod(cls, methodName)) {
-                        return error("no such method: " + className + "#" + methodName);
+                        return error("no such method: " + className + Protocol.TestId.SEPARATOR + methodName);
                     }
                 } catch (LinkageError e) {
                     return error("cannot inspect " + className + ": " + Util.describe(e));
@@ -227,7 +227,7 @@ final class TestRunner {
                 th.setContextClassLoader(saved);
                 interruptLeftovers(loader);
             }
-            return classify(result, counter, className + "#" + (whole ? "*" : methodName));
+            return classify(result, counter, className + Protocol.TestId.SEPARATOR + (whole ? Protocol.TestId.WHOLE_CLASS : methodName));
         } catch (Throwable t) {
             return crashed(t);
         } finally {
@@ -271,13 +271,13 @@ final class TestRunner {
             return fail(ex);
         }
         int passed = counter.started - counter.assumptionFailures;
-        if (passed > 0) return "PASS";
-        if (counter.ignored > 0 || counter.assumptionFailures > 0 || result.getIgnoreCount() > 0) return "SKIP";
+        if (passed > 0) return Protocol.Result.PASS;
+        if (counter.ignored > 0 || counter.assumptionFailures > 0 || result.getIgnoreCount() > 0) return Protocol.Result.SKIP;
         return error("no tests were run");
     }
 
     static String fail(Throwable ex) {
-        if (ex == null) return "FAIL\tunknown\t";
+        if (ex == null) return Util.line(Protocol.Result.FAIL, "unknown", "");
         String frame = Util.firstUserFrame(ex);
         String msg = safeMessage(ex);
         Throwable cause = ex.getCause();
@@ -294,11 +294,11 @@ final class TestRunner {
             text = Util.clean(msg, Util.MAX_MSG - fr.length()) + fr;
             if (text.length() > Util.MAX_MSG) text = text.substring(0, Util.MAX_MSG);
         }
-        return "FAIL\t" + Util.clean(ex.getClass().getName()) + "\t" + text;
+        return Util.line(Protocol.Result.FAIL, Util.clean(ex.getClass().getName()), text);
     }
 
     private static String error(String reason) {
-        return "ERROR\t" + Util.clean(reason);
+        return Util.line(Protocol.Result.ERROR, Util.clean(reason));
     }
 
     private static String safeMessage(Throwable t) {

@@ -10,7 +10,10 @@ final class Util {
 
     static final int MAX_MSG = 500;
 
-    /** Replaces tabs/newlines by spaces and truncates to {@link #MAX_MSG} chars. Never returns null. */
+    /**
+     * Replaces the field separator (a tab), newlines and carriage returns by spaces and truncates
+     * to {@link #MAX_MSG} chars, so the text is one field of an answer line. Never returns null.
+     */
     static String clean(String s) {
         return clean(s, MAX_MSG);
     }
@@ -21,7 +24,17 @@ final class Util {
         StringBuilder b = new StringBuilder(n);
         for (int i = 0; i < n; i++) {
             char c = s.charAt(i);
-            b.append(c == '\t' || c == '\n' || c == '\r' ? ' ' : c);
+            b.append(c == Protocol.Line.SEPARATOR || c == '\n' || c == '\r' ? ' ' : c);
+        }
+        return b.toString();
+    }
+
+    /** An answer line: the fields (a tag first) joined by {@link Protocol.Line#SEPARATOR}. */
+    static String line(Object... fields) {
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < fields.length; i++) {
+            if (i > 0) b.append(Protocol.Line.SEPARATOR);
+            b.append(fields[i]);
         }
         return b.toString();
     }

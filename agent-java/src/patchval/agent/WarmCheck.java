@@ -30,7 +30,7 @@ public final class WarmCheck {
             if (!l.isBlank()) tests.add(l.trim());
         }
         int rounds = argv.length > 2 ? Integer.parseInt(argv[2]) : 1;
-        boolean reset = !(argv.length > 3 && argv[3].equals("no-reset"));
+        boolean reset = !(argv.length > 3 && argv[3].equals(Protocol.WarmCheck.NO_RESET));
         String[] fresh = new String[tests.size()];
         String[] warm = new String[tests.size()];
         long[] freshNs = new long[tests.size()];
@@ -53,7 +53,7 @@ public final class WarmCheck {
         for (int i = 0; i < tests.size(); i++) {
             if (!kind(fresh[i]).equals(kind(warm[i]))) {
                 diffs++;
-                out.println("DIFF\t" + tests.get(i) + "\t" + Util.clean(fresh[i]) + "\t" + Util.clean(warm[i]));
+                out.println(Util.line(Protocol.WarmCheck.DIFF, tests.get(i), Util.clean(fresh[i]), Util.clean(warm[i])));
             }
         }
         out.printf("tests %d, differing %d, reinitialisations %d%n", tests.size(), diffs, Reset.takeCount());
@@ -63,17 +63,17 @@ public final class WarmCheck {
         out.printf("initialised once (pure-init): %d classes%s%n", kept.size(),
             kept.isEmpty() ? "" : ": " + String.join(" ", kept));
         out.flush();
-        ExitGuard.halt(diffs == 0 ? 0 : 1);
+        ExitGuard.halt(diffs == 0 ? Protocol.WarmCheck.EXIT_SAME : Protocol.WarmCheck.EXIT_DIFFER);
     }
 
     private static String[] split(String id) {
-        int hash = id.indexOf('#');
+        int hash = id.indexOf(Protocol.TestId.SEPARATOR);
         return new String[] {id.substring(0, hash), id.substring(hash + 1)};
     }
 
     /** PASS, SKIP, FAIL or ERROR: what decides a verdict (messages may name generated frames). */
     private static String kind(String result) {
-        int tab = result.indexOf('\t');
+        int tab = result.indexOf(Protocol.Line.SEPARATOR);
         return tab < 0 ? result : result.substring(0, tab);
     }
 

@@ -159,7 +159,7 @@ final class WarmLoader extends URLClassLoader {
         if (instrumentLoader == null) {
             URL agent = Agent.class.getProtectionDomain().getCodeSource().getLocation();
             // Set by the worker's options (project::default_jvm_options); the default is the same jars.
-            String asm = System.getProperty("patchval.asm",
+            String asm = System.getProperty(Protocol.Property.ASM,
                 "/usr/share/java/asm.jar:/usr/share/java/asm-tree.jar:/usr/share/java/asm-analysis.jar");
             String[] parts = asm.split(File.pathSeparator);
             URL[] urls = new URL[parts.length + 1];
