@@ -126,12 +126,36 @@ enum Command {
         /// extension but `.jsonl`, which holds one per line).
         #[arg(long, conflicts_with = "format")]
         diff: bool,
+        /// Validate only shard K of N of the sets (`K/N`, 0 <= K < N): a deterministic partition,
+        /// balanced by predicted cost, the same on every machine (`merge` puts the shards' runs
+        /// together). `auto`: the shard a job engine gives (Slurm job arrays:
+        /// SLURM_ARRAY_TASK_ID and SLURM_ARRAY_TASK_COUNT; Kubernetes Indexed Jobs:
+        /// JOB_COMPLETION_INDEX with `--shard-count`).
+        #[arg(long)]
+        shard: Option<String>,
+        /// The number of shards for `--shard auto` where the engine does not say (Kubernetes).
+        #[arg(long = "shard-count")]
+        shard_count: Option<usize>,
+        /// The project checkout is here, not where `init` read it (a work dir copied to another
+        /// machine).
+        #[arg(long = "project-root")]
+        project_root: Option<PathBuf>,
         /// Patch files, directories or glob patterns (see `--format`).
         #[arg(required = true)]
         patchsets: Vec<String>,
     },
     /// Differential fuzzing: random patch sets validated by the default, --no-dedup and plain.
     Fuzz(crate::fuzz::FuzzArgs),
+    /// Put the runs of a sharded run (`run --shard K/N`, each a `WORK/runs/NNNN/` directory from
+    /// any machine) together into one record: result.jsonl, details.jsonl and run.json.
+    Merge {
+        /// Where the merged record goes (created).
+        #[arg(long)]
+        out: PathBuf,
+        /// The shards' run directories.
+        #[arg(required = true)]
+        runs: Vec<PathBuf>,
+    },
     /// Run the passing tests in fresh class loaders and in one warm loader whose static state is
     /// reset before every test, side by side; list the tests whose results differ.
     WarmCheck {
@@ -206,6 +230,27 @@ pub fn main() -> ExitCode {
         Command::Fuzz(args) => {
             init_logging("info");
             crate::fuzz::command(&args)
+        }
+        Command::Merge { out, runs } => {
+            init_logging("info");
+            match crate::merge::merge(&runs, &out) {
+                Ok(m) => {
+                    let counts: Vec<String> =
+                        m.verdicts.iter().map(|(v, n)| format!("{n} {v}")).collect();
+                    println!(
+                        "merged {} runs: {} patch sets ({}) into {}",
+                        runs.len(),
+                        m.sets,
+                        counts.join(", "),
+                        out.display()
+                    );
+                    ExitCode::Ok
+                }
+                Err(e) => {
+                    eprintln!("patchval merge: {e}");
+                    e.exit_code()
+                }
+            }
         }
         Command::WarmCheck {
             work_dir,
@@ -296,10 +341,27 @@ pub fn main() -> ExitCode {
             matrix,
             format,
             diff,
+            shard,
+            shard_count,
+            project_root,
             patchsets,
         } => {
             init_logging("info");
             let jobs = jobs.unwrap_or_else(default_jobs).max(1);
+            let shard = match shard.as_deref() {
+                None => None,
+                Some("auto") => Some(crate::shard::Shard::from_env(shard_count, &|k| {
+                    std::env::var(k).ok()
+                })),
+                Some(spec) => Some(crate::shard::Shard::parse(spec)),
+            };
+            let shard = match shard.transpose() {
+                Ok(s) => s,
+                Err(e) => {
+                    eprintln!("patchval run: --shard: {e}");
+                    return ExitCode::Usage;
+                }
+            };
             let options = crate::run::Options {
                 core: crate::core::Options {
                     jobs,
@@ -310,7 +372,10 @@ pub fn main() -> ExitCode {
                     matrix,
                     resume,
                     progress: true,
+                    project_root,
+                    warm_up: false,
                 },
+                shard,
                 format: if diff {
                     crate::patchset::inputs::Format::Diff
                 } else {

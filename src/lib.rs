@@ -12,6 +12,7 @@ pub mod init;
 pub mod model;
 pub mod patchset;
 
+pub mod merge;
 pub mod pool;
 pub mod progress;
 pub mod project;
@@ -21,6 +22,7 @@ pub mod report;
 pub mod rules;
 pub mod run;
 pub mod schedule;
+pub mod shard;
 pub mod stop;
 pub mod technique;
 pub mod toolchain;

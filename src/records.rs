@@ -107,6 +107,12 @@ impl RunRecord {
         std::fs::rename(tmp, path)
     }
 
+    /// Adds `value` under `key` to `run.json` now.
+    pub fn note(&mut self, key: &str, value: Value) -> std::io::Result<()> {
+        self.meta[key] = value;
+        self.write_meta()
+    }
+
     /// Completes `run.json`: end time, wall time and the run's totals.
     pub fn finish(&mut self, totals: Value) -> std::io::Result<()> {
         self.meta["ended_unix"] = json!(unix_seconds());

@@ -15,6 +15,8 @@ pub struct Options {
     pub core: core::Options,
     /// What the arguments are (`patchset::inputs`).
     pub format: Format,
+    /// Validate only this shard of the sets (`shard`).
+    pub shard: Option<crate::shard::Shard>,
 }
 
 /// What a run did.
@@ -37,7 +39,19 @@ impl Summary {
 pub fn run(wd: &WorkDir, args: &[String], options: &Options) -> Result<Summary, CoreError> {
     let validator = Validator::open(wd, options.core.clone(), std::env::args().collect())?;
     let _active = crate::stop::watch(&validator.record_dir());
-    let submission = validator.submit(args, options.format)?;
+    let submission = match options.shard {
+        None => validator.submit(args, options.format)?,
+        Some(shard) => {
+            let plan = validator.plan(args, options.format, true)?;
+            let all = plan.sets.len();
+            let submission = validator.submit_plan(plan, Some(shard))?;
+            tracing::info!(
+                "shard {shard}: {} of the run's {all} patch sets",
+                submission.sets()
+            );
+            submission
+        }
+    };
     let mut summary = Summary::default();
     loop {
         if summary.not_validated.is_none() && crate::stop::requested() {

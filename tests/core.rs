@@ -28,6 +28,7 @@ fn options(jobs: usize) -> Options {
         matrix: false,
         resume: false,
         progress: false,
+        ..Default::default()
     }
 }
 

@@ -13,6 +13,7 @@ use crate::patchset::inputs::{self, Format};
 use crate::progress::Progress;
 use crate::records::{self, Reporter, Reusable, RunRecord};
 use crate::schedule::share::Board;
+use crate::shard::{Planned, Shard};
 use crate::workdir::coverage::Coverage;
 use crate::workdir::{State, TestRecord, WorkDir, WorkDirError};
 use std::collections::{BTreeMap, HashMap};
@@ -40,6 +41,31 @@ pub struct Options {
     pub resume: bool,
     /// Show progress bars on stderr (a log line per set when stderr is not a terminal).
     pub progress: bool,
+    /// The project checkout is here, not where `init` read it (a work dir copied to another
+    /// machine): `State::relocate`.
+    pub project_root: Option<PathBuf>,
+    /// Start every worker (and its JVM) when the validator opens, not with its first set (a
+    /// long-lived validator answers its first request as fast as the next).
+    pub warm_up: bool,
+}
+
+impl Default for Options {
+    /// The product's defaults: one worker, the schemata with deduplication, chunks of other
+    /// sets' tests of at least `schedule::share::MIN_CHUNK_MS`, selection by coverage.
+    fn default() -> Options {
+        Options {
+            jobs: 1,
+            technique: Technique::Schemata,
+            dedup: true,
+            split_ms: Some(crate::schedule::share::MIN_CHUNK_MS),
+            all_tests: false,
+            matrix: false,
+            resume: false,
+            progress: false,
+            project_root: None,
+            warm_up: false,
+        }
+    }
 }
 
 /// Why a validator cannot open, or a submission cannot be taken.
@@ -49,6 +75,8 @@ pub enum CoreError {
     WorkDir(#[from] WorkDirError),
     #[error(transparent)]
     Inputs(#[from] crate::patchset::PatchSetError),
+    #[error(transparent)]
+    Toolchain(#[from] crate::toolchain::ToolchainError),
     #[error("{path}: {source}")]
     Io {
         path: PathBuf,
@@ -61,7 +89,9 @@ impl CoreError {
     pub fn exit_code(&self) -> crate::exit::ExitCode {
         use crate::exit::ExitCode;
         match self {
-            CoreError::WorkDir(_) | CoreError::Io { .. } => ExitCode::Environment,
+            CoreError::WorkDir(_) | CoreError::Io { .. } | CoreError::Toolchain(_) => {
+                ExitCode::Environment
+            }
             // Writing the grouped sets below the work dir failed (full disk, read-only).
             CoreError::Inputs(crate::patchset::PatchSetError::Read { source, .. })
                 if matches!(
@@ -83,6 +113,14 @@ fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> CoreError + '_ {
         path: path.to_path_buf(),
         source,
     }
+}
+
+/// The sets a submission would hold (`Validator::plan`).
+#[derive(Debug, Clone)]
+pub struct Plan {
+    pub sets: Vec<Planned>,
+    /// Inputs that could not be read into a set: an `E` each.
+    pub unreadable: Vec<crate::patchset::Unreadable>,
 }
 
 /// What a submission's stream carries.
@@ -282,7 +320,11 @@ impl Validator {
     /// (`WORK/runs/NNNN/`) and starts the worker threads; their workers start with their first
     /// set. `argv` goes into `run.json`.
     pub fn open(wd: &WorkDir, options: Options, argv: Vec<String>) -> Result<Validator, CoreError> {
-        let state = wd.load()?;
+        let mut state = wd.load()?;
+        if let Some(root) = &options.project_root {
+            let root = std::path::absolute(root).map_err(io_err(root))?;
+            state.relocate(&root)?;
+        }
         let coverage = match (options.technique, options.all_tests) {
             (Technique::Plain, _) | (_, true) => None,
             _ => Coverage::load(&wd.coverage()).unwrap_or_else(|why| {
@@ -313,6 +355,7 @@ impl Validator {
                 "split_ms": options.split_ms,
                 "resume": options.resume,
                 "java_home": state.tools.java_home,
+                "run_key": format!("{run_key:016x}"),
             }),
         )
         .map_err(io_err(&wd.runs()))?;
@@ -405,6 +448,13 @@ impl Validator {
     /// says (`patchset::inputs`): manifests as they are, other formats grouped into sets below
     /// `WORK/inputs/`. Inputs that cannot be read are done at once, an `E` each.
     pub fn submit(&self, args: &[String], format: Format) -> Result<Submission, CoreError> {
+        let plan = self.plan(args, format, false)?;
+        self.submit_plan(plan, None)
+    }
+
+    /// The sets `args` make (as `submit` reads them), each with its identity and, with `costs`,
+    /// its predicted cost (`shard::cost`), and the inputs that cannot be read.
+    pub fn plan(&self, args: &[String], format: Format, costs: bool) -> Result<Plan, CoreError> {
         let s = &self.shared;
         let prepared = inputs::prepare(
             &s.wd.inputs(),
@@ -413,12 +463,77 @@ impl Validator {
             args,
             format,
         )?;
-        let bad: Vec<SetResult> = prepared
-            .unreadable
-            .iter()
-            .map(|u| crate::technique::unusable(Path::new(&u.source), 1, u.why.clone()))
+        let sets = prepared
+            .sets
+            .into_iter()
+            .map(|path| Planned {
+                id: crate::shard::set_id(&path).unwrap_or_default(),
+                cost: if costs {
+                    crate::shard::cost(&s.wd, &s.state, s.coverage.as_ref(), &s.tests, &path)
+                } else {
+                    0.0
+                },
+                path,
+            })
             .collect();
-        Ok(self.queue(prepared.sets, bad))
+        Ok(Plan {
+            sets,
+            unreadable: prepared.unreadable,
+        })
+    }
+
+    /// Submits a plan's sets, or with `shard` only those of that shard (`shard::partition`; the
+    /// inputs that cannot be read go with shard 0); `run.json` records the shard and the whole
+    /// partition, by which `merge` checks that every set was validated exactly once.
+    pub fn submit_plan(&self, plan: Plan, shard: Option<Shard>) -> Result<Submission, CoreError> {
+        let bad = |plan: &Plan| -> Vec<SetResult> {
+            plan.unreadable
+                .iter()
+                .map(|u| crate::technique::unusable(Path::new(&u.source), 1, u.why.clone()))
+                .collect()
+        };
+        let Some(shard) = shard else {
+            let done = bad(&plan);
+            return Ok(self.queue(plan.sets.into_iter().map(|p| p.path).collect(), done));
+        };
+        let assigned = crate::shard::partition(&plan.sets, shard.count);
+        let mut load = vec![0.0f64; shard.count];
+        let mut sets = serde_json::Map::new();
+        for (p, k) in plan.sets.iter().zip(&assigned) {
+            load[*k] += p.cost;
+            // By the key its result line carries (`records::set_key`), which `merge` reads.
+            let key = records::set_key(self.shared.run_key, &p.path).unwrap_or_default();
+            sets.insert(key, serde_json::json!(k));
+        }
+        {
+            let mut rec = self.shared.lock_record();
+            let dir = rec.record.dir.clone();
+            rec.record
+                .note(
+                    "shard",
+                    serde_json::json!({
+                        "index": shard.index,
+                        "count": shard.count,
+                        "sets": sets,
+                        "costs": load,
+                        "unreadable": plan.unreadable.len(),
+                    }),
+                )
+                .map_err(io_err(&dir.join("run.json")))?;
+        }
+        let done = if shard.index == 0 {
+            bad(&plan)
+        } else {
+            Vec::new()
+        };
+        let mine = plan
+            .sets
+            .into_iter()
+            .zip(assigned)
+            .filter(|(_, k)| *k == shard.index)
+            .map(|(p, _)| p.path)
+            .collect();
+        Ok(self.queue(mine, done))
     }
 
     /// Submits sets held in memory: each is written to `WORK/inputs/submitted/` (named by its

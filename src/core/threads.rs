@@ -14,6 +14,10 @@ use std::sync::atomic::Ordering;
 pub(super) fn serve(shared: &Shared, id: usize) {
     crate::progress::enter(id);
     let mut tech = technique::new(shared.options.technique, id);
+    if shared.options.warm_up {
+        crate::progress::between_sets(false);
+        tech.warm_up(&context(shared));
+    }
     loop {
         match shared.board.take() {
             Work::Set(job) => {

@@ -58,6 +58,7 @@ impl Tech {
             matrix: false,
             resume: false,
             progress: true,
+            ..Default::default()
         };
         let validator = crate::core::Validator::open(wd, options, std::env::args().collect())?;
         let submission = validator.submit(&args, crate::patchset::inputs::Format::Manifest)?;

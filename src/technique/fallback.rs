@@ -49,6 +49,12 @@ impl Technique for Fallback {
         Ok(job.run(self.slot.worker(ctx)?))
     }
 
+    fn warm_up(&mut self, ctx: &RunContext) {
+        if let Err(why) = self.slot.worker(ctx) {
+            tracing::warn!("{why}");
+        }
+    }
+
     fn reset(&mut self) {
         self.slot.reset();
     }

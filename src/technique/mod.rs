@@ -150,6 +150,9 @@ pub trait Technique: Send {
         Err("this technique does not run other sets' tests".into())
     }
 
+    /// Starts what the technique keeps between sets (a worker and its JVM) before the first set.
+    fn warm_up(&mut self, _ctx: &RunContext) {}
+
     /// Forgets state that a panic may have left half-done (a worker mid-request).
     fn reset(&mut self) {}
 }

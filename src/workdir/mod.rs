@@ -59,6 +59,34 @@ pub struct State {
 }
 
 impl State {
+    /// The state of a work dir copied to another machine, whose project checkout is at `root`
+    /// (not where `init` read it): every project path below the old root is moved below `root`.
+    /// A JDK or JUnit jar missing here is found again (`Toolchain::detect`).
+    pub fn relocate(&mut self, root: &Path) -> Result<(), crate::toolchain::ToolchainError> {
+        let old = self.project.root.clone();
+        let moved = |p: &mut PathBuf| {
+            if let Ok(rest) = p.strip_prefix(&old) {
+                *p = root.join(rest);
+            }
+        };
+        let pr = &mut self.project;
+        for list in [
+            &mut pr.source_dirs,
+            &mut pr.test_dirs,
+            &mut pr.resource_dirs,
+            &mut pr.test_resource_dirs,
+            &mut pr.classpath,
+        ] {
+            list.iter_mut().for_each(moved);
+        }
+        pr.root = root.to_path_buf();
+        let here = |p: &PathBuf| p.exists();
+        if !here(&self.tools.java_home) || !self.tools.junit.iter().all(here) {
+            self.tools = Toolchain::detect()?;
+        }
+        Ok(())
+    }
+
     /// Tests failing on the unpatched program.
     pub fn trigger_tests(&self) -> impl Iterator<Item = &TestRecord> {
         self.tests.iter().filter(|t| !t.passed)
