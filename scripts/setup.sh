@@ -3,7 +3,7 @@
 # Hamcrest, JUnit 5 (the agent is built against its launcher), ASM (the agent's instrumenter) and
 # bc (the demo's timings): what `scripts/demo.sh` needs, nothing more.
 # With --tests, also what the test suite needs: Maven with its dependency plugin (the Maven
-# fixtures), python3, a deb-src entry and the corpus projects' test dependencies
+# fixtures), python3, Slurm and munge (scripts/slurm-test.sh), a deb-src entry and the corpus projects' test dependencies
 # (scripts/corpus.sh --install-only), and cargo-nextest. Safe to run again.
 set -euo pipefail
 tests=false
@@ -20,6 +20,9 @@ if $tests; then
   command -v mvn >/dev/null || need+=(maven)
   [ -d /usr/share/maven-repo/org/apache/maven/plugins/maven-dependency-plugin ] || need+=(libmaven-dependency-plugin-java)
   command -v python3 >/dev/null || need+=(python3)
+  # scripts/slurm-test.sh: a single-node Slurm cluster.
+  command -v slurmd >/dev/null || need+=(slurm-wlm)
+  command -v munged >/dev/null || need+=(munge)
 fi
 if [ ${#need[@]} -gt 0 ]; then
   sudo=""
