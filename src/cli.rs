@@ -146,6 +146,23 @@ enum Command {
     },
     /// Differential fuzzing: random patch sets validated by the default, --no-dedup and plain.
     Fuzz(crate::fuzz::FuzzArgs),
+    /// A long-lived validator for repair loops: JSON-lines requests on stdin (or a Unix socket),
+    /// each patch's verdict streamed back as soon as it is known (see `src/serve.rs` and README).
+    Serve {
+        #[arg(long = "work-dir", short = 'w')]
+        work_dir: PathBuf,
+        /// Number of worker processes (default: number of cores).
+        #[arg(short = 'j', long = "jobs")]
+        jobs: Option<usize>,
+        #[arg(long, value_enum, default_value = "schemata")]
+        technique: Technique,
+        /// Run every woven patch in its own rounds (no deduplication of test-equivalent patches).
+        #[arg(long = "no-dedup")]
+        no_dedup: bool,
+        /// Serve on this Unix socket (each connection a client) instead of stdin and stdout.
+        #[arg(long)]
+        socket: Option<PathBuf>,
+    },
     /// Put the runs of a sharded run (`run --shard K/N`, each a `WORK/runs/NNNN/` directory from
     /// any machine) together into one record: result.jsonl, details.jsonl and run.json.
     Merge {
@@ -230,6 +247,28 @@ pub fn main() -> ExitCode {
         Command::Fuzz(args) => {
             init_logging("info");
             crate::fuzz::command(&args)
+        }
+        Command::Serve {
+            work_dir,
+            jobs,
+            technique,
+            no_dedup,
+            socket,
+        } => {
+            init_logging("info");
+            let options = crate::core::Options {
+                jobs: jobs.unwrap_or_else(default_jobs).max(1),
+                technique,
+                dedup: !no_dedup,
+                ..Default::default()
+            };
+            match crate::serve::serve(&WorkDir::new(&work_dir), options, socket.as_deref()) {
+                Ok(()) => ExitCode::Ok,
+                Err(e) => {
+                    eprintln!("patchval serve: {e}");
+                    e.exit_code()
+                }
+            }
         }
         Command::Merge { out, runs } => {
             init_logging("info");

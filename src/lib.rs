@@ -22,6 +22,7 @@ pub mod report;
 pub mod rules;
 pub mod run;
 pub mod schedule;
+pub mod serve;
 pub mod shard;
 pub mod stop;
 pub mod technique;

@@ -12,6 +12,9 @@ use std::sync::{Mutex, OnceLock};
 /// A graceful stop was asked for the active run.
 static STOP: AtomicBool = AtomicBool::new(false);
 
+/// SIGTERM asks for a graceful stop too (a long-lived `serve`), not an end at once.
+static TERM_GRACEFUL: AtomicBool = AtomicBool::new(false);
+
 /// The active run's directory (`WORK/runs/NNNN`), if a run is under way.
 static ACTIVE: Mutex<Option<PathBuf>> = Mutex::new(None);
 
@@ -25,6 +28,7 @@ impl Drop for Active {
     fn drop(&mut self) {
         *ACTIVE.lock().unwrap_or_else(|e| e.into_inner()) = None;
         STOP.store(false, Ordering::SeqCst);
+        TERM_GRACEFUL.store(false, Ordering::SeqCst);
     }
 }
 
@@ -52,6 +56,13 @@ pub fn watch(run_dir: &Path) -> Active {
     Active(())
 }
 
+/// As [`watch`], for a front end that ends cleanly on SIGTERM as on the first SIGINT (`serve`:
+/// its client or service manager stops it that way).
+pub fn watch_graceful(run_dir: &Path) -> Active {
+    TERM_GRACEFUL.store(true, Ordering::SeqCst);
+    watch(run_dir)
+}
+
 /// Whether a graceful stop was asked for the active run.
 pub fn requested() -> bool {
     STOP.load(Ordering::SeqCst)
@@ -64,7 +75,8 @@ pub fn note_path(run_dir: &Path) -> PathBuf {
 
 fn on_signal(signal: i32) {
     let active = ACTIVE.lock().unwrap_or_else(|e| e.into_inner()).clone();
-    if signal == SIGINT && active.is_some() && !STOP.swap(true, Ordering::SeqCst) {
+    let graceful = signal == SIGINT || TERM_GRACEFUL.load(Ordering::SeqCst);
+    if graceful && active.is_some() && !STOP.swap(true, Ordering::SeqCst) {
         eprintln!(
             "patchval: stopping after the patch sets in flight (Ctrl-C again to stop at once)"
         );

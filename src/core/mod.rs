@@ -160,7 +160,9 @@ pub struct Totals {
 
 /// One submission: the stream of its events, ending when every set is done or cancelled.
 pub struct Submission {
-    events: Receiver<Event>,
+    /// Behind a lock so that a submission can be shared between threads (one reads its
+    /// events, another may cancel it).
+    events: Mutex<Receiver<Event>>,
     cancelled: Arc<AtomicBool>,
     id: usize,
     sets: usize,
@@ -175,7 +177,8 @@ impl Submission {
 
     /// The next event; `None` when the submission is over.
     pub fn next(&self, timeout: std::time::Duration) -> Next {
-        match self.events.recv_timeout(timeout) {
+        let events = self.events.lock().unwrap_or_else(|e| e.into_inner());
+        match events.recv_timeout(timeout) {
             Ok(e) => Next::Event(Box::new(e)),
             Err(std::sync::mpsc::RecvTimeoutError::Timeout) => Next::Waiting,
             Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => Next::Over,
@@ -436,6 +439,21 @@ impl Validator {
         &self.shared.state
     }
 
+    /// Sets queued and not yet taken by a worker thread.
+    pub fn queued(&self) -> usize {
+        self.shared.board.queued()
+    }
+
+    /// What the validator did so far.
+    pub fn totals(&self) -> Totals {
+        self.shared.lock_record().totals.clone()
+    }
+
+    /// Worker threads.
+    pub fn jobs(&self) -> usize {
+        self.shared.options.jobs
+    }
+
     /// Prints a line on stdout above the progress bars.
     pub fn println(&self, line: &str) {
         match &self.shared.progress {
@@ -584,6 +602,45 @@ impl Validator {
         self.submit(&args, Format::Diff)
     }
 
+    /// Submits one patch given as an edit of a project file: `unpatched` (or, with `line` alone,
+    /// the whole line `line`) becomes `patched`, found as an edit list finds it
+    /// (`patchset::editlist`: on `line` when given, else where it occurs once).
+    pub fn submit_patch(
+        &self,
+        name: &str,
+        file: &str,
+        line: Option<usize>,
+        unpatched: Option<&str>,
+        patched: &str,
+    ) -> Result<Submission, CoreError> {
+        let unpatched = match (unpatched, line) {
+            (Some(u), _) => u.to_string(),
+            (None, Some(l)) => {
+                let path = self.shared.state.project.root.join(file);
+                let text = std::fs::read_to_string(&path).map_err(io_err(&path))?;
+                text.lines()
+                    .nth(l.saturating_sub(1))
+                    .unwrap_or("")
+                    .to_string()
+            }
+            (None, None) => String::new(),
+        };
+        let list = serde_json::json!({
+            "bug": name,
+            "patches": [{
+                "name": name,
+                "edits": [{"filename": file, "line": line, "unpatched": unpatched, "patched": patched}],
+            }],
+        });
+        let text = list.to_string();
+        let dir = self.shared.wd.inputs().join("submitted");
+        std::fs::create_dir_all(&dir).map_err(io_err(&dir))?;
+        let hash = crate::model::fnv(text.bytes(), crate::model::FNV_START);
+        let path = dir.join(format!("patch-{hash:016x}.json"));
+        std::fs::write(&path, text).map_err(io_err(&path))?;
+        self.submit(&[path.display().to_string()], Format::Manifest)
+    }
+
     /// Queues set files (and records results already known) as one submission.
     fn queue(&self, paths: Vec<PathBuf>, done: Vec<SetResult>) -> Submission {
         let s = &self.shared;
@@ -609,14 +666,17 @@ impl Validator {
         }
         for path in paths {
             let key = records::set_key(s.run_key, &path);
-            s.board.push_set(SetJob {
-                path,
-                key,
-                submission: submitted.clone(),
-            });
+            s.board.push_set(
+                id,
+                SetJob {
+                    path,
+                    key,
+                    submission: submitted.clone(),
+                },
+            );
         }
         Submission {
-            events: rx,
+            events: Mutex::new(rx),
             cancelled,
             id,
             sets,

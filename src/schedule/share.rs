@@ -75,7 +75,11 @@ pub enum Work<S> {
 struct BoardState<S> {
     /// Threads waiting for work.
     idle: usize,
-    sets: VecDeque<S>,
+    /// Queued sets with the group (submission) each belongs to.
+    sets: VecDeque<(usize, S)>,
+    /// The group of the set taken last: the next set comes from the next group (round robin),
+    /// so a large submission does not hold back a small one queued after it.
+    last_group: Option<usize>,
     jobs: VecDeque<Arc<Job>>,
     closed: bool,
 }
@@ -106,6 +110,7 @@ impl<S> Board<S> {
             state: Mutex::new(BoardState {
                 idle: 0,
                 sets: VecDeque::new(),
+                last_group: None,
                 jobs: VecDeque::new(),
                 closed: false,
             }),
@@ -118,18 +123,31 @@ impl<S> Board<S> {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Queues a set for the next idle thread.
-    pub fn push_set(&self, set: S) {
-        self.lock().sets.push_back(set);
+    /// Queues a set of `group` (its submission) for the next idle thread.
+    pub fn push_set(&self, group: usize, set: S) {
+        self.lock().sets.push_back((group, set));
         self.wake.notify_all();
     }
 
     /// Takes back the queued sets `drop` says to (a cancelled submission's).
     pub fn drain_sets(&self, mut drop: impl FnMut(&S) -> bool) -> Vec<S> {
         let mut st = self.lock();
-        let (out, keep): (Vec<S>, Vec<S>) = st.sets.drain(..).partition(|s| drop(s));
-        st.sets = keep.into();
+        let mut out = Vec::new();
+        let mut keep = VecDeque::new();
+        for (group, s) in st.sets.drain(..) {
+            if drop(&s) {
+                out.push(s);
+            } else {
+                keep.push_back((group, s));
+            }
+        }
+        st.sets = keep;
         out
+    }
+
+    /// Sets queued now.
+    pub fn queued(&self) -> usize {
+        self.lock().sets.len()
     }
 
     /// No set will come any more: threads end once the queue is empty.
@@ -144,7 +162,9 @@ impl<S> Board<S> {
         st.idle += 1;
         self.wake.notify_all();
         loop {
-            if let Some(set) = st.sets.pop_front() {
+            if let Some(k) = next_set(&st.sets, st.last_group) {
+                let (group, set) = st.sets.remove(k).expect("a queued set");
+                st.last_group = Some(group);
                 st.idle -= 1;
                 return Work::Set(set);
             }
@@ -159,6 +179,20 @@ impl<S> Board<S> {
             st = self.wake.wait(st).unwrap_or_else(|e| e.into_inner());
         }
     }
+}
+
+/// Which queued set goes next: the first of the next group after `last` in group order
+/// (wrapping round), so submissions take turns; within a group, in the order queued.
+fn next_set<S>(sets: &VecDeque<(usize, S)>, last: Option<usize>) -> Option<usize> {
+    let after = |g: usize| last.is_none_or(|l| g > l);
+    let pick = |want: &dyn Fn(usize) -> bool| {
+        sets.iter()
+            .enumerate()
+            .filter(|(_, (g, _))| want(*g))
+            .min_by_key(|(k, (g, _))| (*g, *k))
+            .map(|(k, _)| k)
+    };
+    pick(&after).or_else(|| pick(&|_| true))
 }
 
 impl<S: Send> Helpers for Board<S> {
@@ -456,11 +490,28 @@ mod tests {
     }
 
     #[test]
+    fn submissions_take_turns() {
+        let board: Board<&str> = Board::new(MIN_CHUNK_MS);
+        for s in ["a1", "a2", "a3"] {
+            board.push_set(0, s);
+        }
+        board.push_set(1, "b1");
+        board.push_set(2, "c1");
+        board.push_set(1, "b2");
+        board.close();
+        let mut order = Vec::new();
+        while let Work::Set(s) = board.take() {
+            order.push(s);
+        }
+        assert_eq!(order, ["a1", "b1", "c1", "a2", "b2", "a3"]);
+    }
+
+    #[test]
     fn a_closed_board_hands_out_its_sets_then_lets_its_threads_go() {
         let board: Board<u32> = Board::new(MIN_CHUNK_MS);
-        board.push_set(1);
-        board.push_set(2);
-        board.push_set(3);
+        board.push_set(0, 1);
+        board.push_set(0, 2);
+        board.push_set(0, 3);
         assert_eq!(board.drain_sets(|s| *s == 2), vec![2]);
         let taken = std::sync::Mutex::new(Vec::new());
         std::thread::scope(|s| {

@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# Benchmark of a repair loop's latency, side by side in one run: the median wall time of a
+# one-patch request to a warm `patchval serve` (after two warm-up requests) against `patchval run`
+# of the same patch in a fresh process (process, worker JVM, class-data archive, cold javac, then
+# the same tests). Per target: init time, then each patch of the target's first set (up to
+# ROUNDS of them), both ways.
+#
+# Usage: scripts/bench-serve.sh [TARGET ...]
+#   TARGET: a fixture name (default: d4jmath) or corpus:NAME (the cache of scripts/corpus.sh).
+#   PATCHVAL_BIN=path: the binary (default: this tree's release build); ROUNDS (default 7).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export JAVA_HOME=${JAVA_HOME:-/usr/lib/jvm/java-17-openjdk-amd64}
+corpus=${PATCHVAL_CORPUS:-$HOME/.cache/patchval-corpus}
+rounds=${ROUNDS:-7}
+if [ -n "${PATCHVAL_BIN:-}" ]; then
+  bin=$PATCHVAL_BIN
+else
+  cargo build --release --quiet
+  bin=$PWD/target/release/patchval
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || targets=(d4jmath)
+
+for target in "${targets[@]}"; do
+  name=${target#corpus:}
+  if [ "$target" != "$name" ]; then
+    project=$corpus/src/$name
+    sets=$corpus/patches/$name.json
+    kind=--project
+  else
+    project=$tmp/$name.p
+    cp -r "testdata/$name" "$project"
+    sets=$(ls "$project"/patches/*.json | grep -v expected.json | head -1)
+    kind=--project
+    [ -f "$project/.defects4j.config" ] && kind=--defects4j
+  fi
+  work=$tmp/$name.w
+  start=$(date +%s.%N)
+  "$bin" init $kind "$project" --work-dir "$work" >/dev/null 2>"$tmp/$name.init.log" \
+    || { echo "$target: init failed"; tail -5 "$tmp/$name.init.log"; continue; }
+  init_s=$(echo "$(date +%s.%N) - $start" | bc)
+  python3 - "$bin" "$work" "$sets" "$rounds" "$tmp/$name" "$target" "$init_s" <<'EOF'
+import json, statistics, subprocess, sys, time
+bin, work, sets, rounds, scratch, target, init_s = sys.argv[1:8]
+rounds = int(rounds)
+s = json.load(open(sets))
+one = lambda p: {**s, "patches": [p], "names": []}
+patches = s["patches"][:rounds]
+# Fresh processes: `patchval run` of a one-patch set each.
+fresh = []
+for k, p in enumerate(patches):
+    f = f"{scratch}.one{k}.json"
+    json.dump(one(p), open(f, "w"))
+    t = time.monotonic()
+    subprocess.run([bin, "run", "-j", "1", "-w", work, f], stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL)
+    fresh.append(time.monotonic() - t)
+# One server: two warm-up requests, then the same patches.
+srv = subprocess.Popen([bin, "serve", "-j", "1", "-w", work], stdin=subprocess.PIPE,
+                       stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, bufsize=1)
+def ask(rid, p):
+    t = time.monotonic()
+    srv.stdin.write(json.dumps({"id": rid, "op": "validate", "set": one(p)}) + "\n")
+    srv.stdin.flush()
+    verdict = None
+    for line in srv.stdout:
+        m = json.loads(line)
+        if m.get("id") == rid and m["event"] == "done":
+            verdict = m["verdicts"]
+            break
+    return time.monotonic() - t, verdict
+for w in range(2):
+    ask(f"warm{w}", patches[-1 - w % len(patches)])
+served, verdicts = [], []
+for k, p in enumerate(patches):
+    dt, v = ask(k, p)
+    served.append(dt)
+    verdicts.append(v)
+srv.stdin.write(json.dumps({"id": "end", "op": "shutdown"}) + "\n")
+srv.stdin.close()
+srv.wait()
+med = lambda xs: statistics.median(xs)
+print(f"{target}: init {float(init_s):.1f}s; {len(patches)} one-patch requests ({''.join(verdicts)}): "
+      f"serve median {med(served):.3f}s (min {min(served):.3f}, max {max(served):.3f}); "
+      f"fresh run median {med(fresh):.3f}s (min {min(fresh):.3f}, max {max(fresh):.3f}); "
+      f"ratio {med(fresh) / med(served):.1f}x")
+EOF
+done
