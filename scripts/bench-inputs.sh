@@ -58,6 +58,9 @@ for f in files:
     s["patches"] = [lead + p + trail for p in s["patches"]]
     s.pop("interface", None)
     (out / f.name).write_text(json.dumps(s, indent=1))
+    # The same with `interface`, for a binary that still requires it.
+    (out.parent / (out.name + ".iface")).mkdir(exist_ok=True)
+    (out.parent / (out.name + ".iface") / f.name).write_text(json.dumps({**s, "interface": "local"}, indent=1))
 EOF
 }
 
@@ -97,7 +100,9 @@ for target in "${targets[@]}"; do
     sets=$project/patches
   fi
   work=$tmp/$name.w
-  "$bin" init --project "$project" --work-dir "$work" >/dev/null 2>"$tmp/$name.init.err" \
+  kind=--project
+  [ -f "$project/.defects4j.config" ] && kind=--defects4j
+  "$bin" init $kind "$project" --work-dir "$work" >/dev/null 2>"$tmp/$name.init.err" \
     || { echo "$target: init failed (see $tmp/$name.init.err)"; continue; }
   wholeline "$sets" "$tmp/$name.lines"
   patches=$(python3 -c 'import json,sys,pathlib
@@ -111,7 +116,7 @@ print(sum(len(json.loads(f.read_text())["patches"]) for f in fs))' "$sets")
   verdicts "$work" >"$tmp/$name.plain.v"
   before_s=-; fb_before=-
   if [ -n "$before" ]; then
-    timed "$name.before" "$before" run -j "$jobs" -w "$work" "$tmp/$name.lines"
+    timed "$name.before" "$before" run -j "$jobs" -w "$work" "$tmp/$name.lines.iface"
     before_s=$(cat "$tmp/$name.before.time"); fb_before=$(fallback "$work")
   fi
   agree=yes
