@@ -63,7 +63,8 @@ fn one_validator_streams_outcomes_keeps_its_workers_and_records_one_run() {
     let r = &done[0];
     let succlist: String = r.outcomes.iter().map(|o| o.verdict.letter()).collect();
     assert_eq!(
-        succlist, expected["binsearch_return.json"],
+        succlist,
+        expected["binsearch_return.json"],
         "{:?}",
         r.outcomes.first()
     );
