@@ -206,7 +206,10 @@ fn woven(
     v.extra.tree_patches = tree.len();
     for &i in &woven.patches {
         if let Err(why) = &plan.tree[i] {
-            *v.extra.sequential_reasons.entry(why.clone()).or_default() += 1;
+            *v.extra
+                .sequential_reasons
+                .entry(why.to_string())
+                .or_default() += 1;
         }
     }
     let t = Instant::now();
