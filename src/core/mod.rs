@@ -416,7 +416,7 @@ impl Validator {
         let bad: Vec<SetResult> = prepared
             .unreadable
             .iter()
-            .map(|u| crate::technique::unusable(Path::new(&u.source), 1, u.why.clone()))
+            .map(|u| crate::technique::unusable(Path::new(&u.source), 1, u.why.to_string()))
             .collect();
         Ok(self.queue(prepared.sets, bad))
     }
