@@ -60,9 +60,10 @@ impl Technique for Schemata {
                 "schemata"
             }
             Err(why) => {
-                v.extra.fallback_reasons.push(why.0.clone());
+                let why = why.to_string();
+                v.extra.fallback_reasons.push(why.clone());
                 v.fallback
-                    .extend((0..set.patches.len()).map(|i| (i, why.0.clone())));
+                    .extend((0..set.patches.len()).map(|i| (i, why.clone())));
                 "fallback"
             }
         };

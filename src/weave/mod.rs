@@ -109,20 +109,16 @@ impl Woven {
 
 /// Analyses the location and checks every patch; fails when the location itself cannot be woven.
 pub fn plan(src: &str, range: Range<usize>, patches: &[String]) -> Result<Plan, Unsupported> {
-    let tree = parser()
-        .parse(src, None)
-        .ok_or_else(|| Unsupported("tree-sitter could not parse the file".into()))?;
+    let tree = parser().parse(src, None).ok_or(Unsupported::Unparsed)?;
     if error_nodes(tree.root_node()) > 0 {
-        return Err(Unsupported(
-            "the original file does not parse cleanly".into(),
-        ));
+        return Err(Unsupported::SyntaxErrors);
     }
     let site = scope::analyse(src, tree.root_node(), range.clone())?;
     if site.target.start > range.start || range.end > site.target.end {
-        return Err(Unsupported(format!(
-            "the unpatched text (bytes {range:?}) reaches past the code it is part of (bytes {:?})",
-            site.target
-        )));
+        return Err(Unsupported::PastTarget {
+            range,
+            target: site.target,
+        });
     }
     let before = &src[site.target.start..range.start];
     let after = &src[range.end..site.target.end];
