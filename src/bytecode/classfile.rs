@@ -13,9 +13,72 @@ pub enum ClassPathError {
         path: PathBuf,
         source: std::io::Error,
     },
-    /// A malformed class file or jar; `file` is `dir/a/B.class` or `lib.jar!/a/B.class`.
-    #[error("{file}: {message}")]
-    Malformed { file: String, message: String },
+    /// A malformed class file; `file` is `dir/a/B.class` or `lib.jar!/a/B.class`.
+    #[error("{file}: {source}")]
+    Malformed {
+        file: String,
+        source: ClassFormatError,
+    },
+    /// A jar (or zip) that cannot be read as one; `file` is the jar.
+    #[error("{file}: {source}")]
+    Jar {
+        file: String,
+        source: zip::result::ZipError,
+    },
+    /// A class inside a jar that cannot be read out of it; `file` is `lib.jar!/a/B.class`.
+    #[error("{file}: {source}")]
+    JarEntry {
+        file: String,
+        source: std::io::Error,
+    },
+}
+
+/// What is wrong with a class file ([`parse`]); it does not say which file. Offsets (`at`,
+/// `pc`) are into the bytecode of a method.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ClassFormatError {
+    /// The bytes end before what they must hold; the length they have.
+    #[error("truncated at byte {0}")]
+    Truncated(usize),
+    #[error("bad modified UTF-8 string")]
+    ModifiedUtf8,
+    #[error("bad constant pool index {0}")]
+    PoolIndex(u16),
+    /// A constant of another kind where a reference expects `expected`.
+    #[error("constant {index} is not a {expected}")]
+    ConstantKind { index: u16, expected: &'static str },
+    #[error("unknown constant pool tag {0}")]
+    PoolTag(u8),
+    #[error("not a class file (bad magic number)")]
+    Magic,
+    #[error("unsupported class file version {0}")]
+    Version(u16),
+    #[error("method {method}: bad descriptor {descriptor}")]
+    Descriptor { method: String, descriptor: String },
+    /// The `Code` attribute of a method is malformed.
+    #[error("method {method}{descriptor}: {source}")]
+    Code {
+        method: String,
+        descriptor: String,
+        source: Box<ClassFormatError>,
+    },
+    #[error("bad method handle kind {0}")]
+    HandleKind(u8),
+    #[error("bad wide instruction at {0}")]
+    Wide(usize),
+    #[error("switch at {0} runs past the end of the code")]
+    SwitchPastEnd(usize),
+    #[error("tableswitch at {0} has low > high")]
+    SwitchBounds(usize),
+    #[error("lookupswitch at {0} has a negative count")]
+    SwitchCount(usize),
+    /// A switch whose length does not fit in the code's offsets.
+    #[error(transparent)]
+    SwitchLength(#[from] std::num::TryFromIntError),
+    #[error("unknown opcode {op:#04x} at {pc}")]
+    Opcode { op: u8, pc: usize },
+    #[error("instruction at {0} runs past the end of the code")]
+    PastEnd(usize),
 }
 
 /// Class and method access flags used by the analysis.
@@ -141,28 +204,28 @@ struct Reader<'a> {
 }
 
 impl<'a> Reader<'a> {
-    fn take(&mut self, n: usize) -> Result<&'a [u8], String> {
+    fn take(&mut self, n: usize) -> Result<&'a [u8], ClassFormatError> {
         let end = self.pos.checked_add(n).filter(|&e| e <= self.bytes.len());
-        let end = end.ok_or_else(|| format!("truncated at byte {}", self.bytes.len()))?;
+        let end = end.ok_or(ClassFormatError::Truncated(self.bytes.len()))?;
         let s = &self.bytes[self.pos..end];
         self.pos = end;
         Ok(s)
     }
-    fn u1(&mut self) -> Result<u8, String> {
+    fn u1(&mut self) -> Result<u8, ClassFormatError> {
         Ok(self.take(1)?[0])
     }
-    fn u2(&mut self) -> Result<u16, String> {
+    fn u2(&mut self) -> Result<u16, ClassFormatError> {
         let b = self.take(2)?;
         Ok(u16::from_be_bytes([b[0], b[1]]))
     }
-    fn u4(&mut self) -> Result<u32, String> {
+    fn u4(&mut self) -> Result<u32, ClassFormatError> {
         let b = self.take(4)?;
         Ok(u32::from_be_bytes([b[0], b[1], b[2], b[3]]))
     }
 }
 
 /// Decodes the JVM's modified UTF-8 (surrogates encoded separately, NUL as two bytes).
-fn modified_utf8(b: &[u8]) -> Result<String, String> {
+fn modified_utf8(b: &[u8]) -> Result<String, ClassFormatError> {
     if let Ok(s) = std::str::from_utf8(b) {
         return Ok(s.to_string());
     }
@@ -170,7 +233,7 @@ fn modified_utf8(b: &[u8]) -> Result<String, String> {
     let mut i = 0;
     let cont = |j: usize| match b.get(j) {
         Some(&c) if c & 0xC0 == 0x80 => Ok(u16::from(c & 0x3F)),
-        _ => Err("bad modified UTF-8 string".to_string()),
+        _ => Err(ClassFormatError::ModifiedUtf8),
     };
     while i < b.len() {
         let c = u16::from(b[i]);
@@ -184,7 +247,7 @@ fn modified_utf8(b: &[u8]) -> Result<String, String> {
             units.push(((c & 0x0F) << 12) | (cont(i + 1)? << 6) | cont(i + 2)?);
             i += 3;
         } else {
-            return Err("bad modified UTF-8 string".to_string());
+            return Err(ClassFormatError::ModifiedUtf8);
         }
     }
     Ok(String::from_utf16_lossy(&units))
@@ -193,30 +256,30 @@ fn modified_utf8(b: &[u8]) -> Result<String, String> {
 struct Pool(Vec<Const>);
 
 impl Pool {
-    fn get(&self, i: u16) -> Result<&Const, String> {
+    fn get(&self, i: u16) -> Result<&Const, ClassFormatError> {
         match self.0.get(usize::from(i)) {
-            Some(Const::Unused) | None => Err(format!("bad constant pool index {i}")),
+            Some(Const::Unused) | None => Err(ClassFormatError::PoolIndex(i)),
             Some(c) => Ok(c),
         }
     }
-    fn utf8(&self, i: u16) -> Result<&str, String> {
+    fn utf8(&self, i: u16) -> Result<&str, ClassFormatError> {
         match self.get(i)? {
             Const::Utf8(s) => Ok(s),
-            _ => Err(format!("constant {i} is not a Utf8")),
+            _ => Err(not_a(i, "Utf8")),
         }
     }
-    fn class(&self, i: u16) -> Result<&str, String> {
+    fn class(&self, i: u16) -> Result<&str, ClassFormatError> {
         match self.get(i)? {
             Const::Class(n) => self.utf8(*n),
-            _ => Err(format!("constant {i} is not a Class")),
+            _ => Err(not_a(i, "Class")),
         }
     }
-    fn member(&self, i: u16) -> Result<MemberRef, String> {
+    fn member(&self, i: u16) -> Result<MemberRef, ClassFormatError> {
         let Const::Member(class, nat) = self.get(i)? else {
-            return Err(format!("constant {i} is not a member reference"));
+            return Err(not_a(i, "member reference"));
         };
         let Const::NameAndType(name, desc) = self.get(*nat)? else {
-            return Err(format!("constant {nat} is not a NameAndType"));
+            return Err(not_a(*nat, "NameAndType"));
         };
         Ok(MemberRef {
             owner: self.class(*class)?.to_string(),
@@ -226,7 +289,11 @@ impl Pool {
     }
 }
 
-fn read_pool(r: &mut Reader) -> Result<Pool, String> {
+fn not_a(index: u16, expected: &'static str) -> ClassFormatError {
+    ClassFormatError::ConstantKind { index, expected }
+}
+
+fn read_pool(r: &mut Reader) -> Result<Pool, ClassFormatError> {
     let count = r.u2()?;
     let mut pool = Vec::with_capacity(usize::from(count));
     pool.push(Const::Unused);
@@ -258,7 +325,7 @@ fn read_pool(r: &mut Reader) -> Result<Pool, String> {
                 r.u4()?;
                 Const::Other
             }
-            _ => return Err(format!("unknown constant pool tag {tag}")),
+            _ => return Err(ClassFormatError::PoolTag(tag)),
         };
         pool.push(c);
     }
@@ -271,7 +338,7 @@ pub fn read_class_path(class_path: &[PathBuf]) -> Result<Vec<ClassFile>, ClassPa
     let mut classes = Vec::new();
     let mut seen = HashSet::new();
     let mut add = |file: String, bytes: &[u8]| -> Result<(), ClassPathError> {
-        let class = parse(bytes).map_err(|message| ClassPathError::Malformed { file, message })?;
+        let class = parse(bytes).map_err(|source| ClassPathError::Malformed { file, source })?;
         if seen.insert(class.name.clone()) {
             classes.push(class);
         }
@@ -312,12 +379,8 @@ fn read_jar(
     jar: &Path,
     add: &mut impl FnMut(String, &[u8]) -> Result<(), ClassPathError>,
 ) -> Result<(), ClassPathError> {
-    let bad = |file: String| {
-        move |e: zip::result::ZipError| ClassPathError::Malformed {
-            file,
-            message: e.to_string(),
-        }
-    };
+    let bad =
+        |file: String| move |source: zip::result::ZipError| ClassPathError::Jar { file, source };
     let file = std::fs::File::open(jar).map_err(io_err(jar))?;
     let mut zip = zip::ZipArchive::new(file).map_err(bad(jar.display().to_string()))?;
     let mut bytes = Vec::new();
@@ -329,16 +392,15 @@ fn read_jar(
         }
         let file = format!("{}!/{name}", jar.display());
         bytes.clear();
-        if let Err(e) = entry.read_to_end(&mut bytes) {
-            let message = e.to_string();
-            return Err(ClassPathError::Malformed { file, message });
+        if let Err(source) = entry.read_to_end(&mut bytes) {
+            return Err(ClassPathError::JarEntry { file, source });
         }
         add(file, &bytes)?;
     }
     Ok(())
 }
 
-fn skip_attributes(r: &mut Reader) -> Result<(), String> {
+fn skip_attributes(r: &mut Reader) -> Result<(), ClassFormatError> {
     for _ in 0..r.u2()? {
         r.u2()?;
         let len = r.u4()?;
@@ -348,15 +410,15 @@ fn skip_attributes(r: &mut Reader) -> Result<(), String> {
 }
 
 /// Parses a class file; the error says what is wrong, not which file.
-pub fn parse(bytes: &[u8]) -> Result<ClassFile, String> {
+pub fn parse(bytes: &[u8]) -> Result<ClassFile, ClassFormatError> {
     let mut r = Reader { bytes, pos: 0 };
     if r.u4()? != 0xCAFE_BABE {
-        return Err("not a class file (bad magic number)".into());
+        return Err(ClassFormatError::Magic);
     }
     let _minor = r.u2()?;
     let major = r.u2()?;
     if major < 45 {
-        return Err(format!("unsupported class file version {major}"));
+        return Err(ClassFormatError::Version(major));
     }
     let pool = read_pool(&mut r)?;
     let access = r.u2()?;
@@ -386,7 +448,10 @@ pub fn parse(bytes: &[u8]) -> Result<ClassFile, String> {
         let name = pool.utf8(r.u2()?)?.to_string();
         let descriptor = pool.utf8(r.u2()?)?.to_string();
         if arity(&descriptor).is_none() {
-            return Err(format!("method {name}: bad descriptor {descriptor}"));
+            return Err(ClassFormatError::Descriptor {
+                method: name,
+                descriptor,
+            });
         }
         let mut code = None;
         for _ in 0..r.u2()? {
@@ -395,7 +460,11 @@ pub fn parse(bytes: &[u8]) -> Result<ClassFile, String> {
             let body = r.take(len)?;
             if attribute == "Code" {
                 let parsed = read_code(body, &pool);
-                code = Some(parsed.map_err(|e| format!("method {name}{descriptor}: {e}"))?);
+                code = Some(parsed.map_err(|e| ClassFormatError::Code {
+                    method: name.clone(),
+                    descriptor: descriptor.clone(),
+                    source: Box::new(e),
+                })?);
             }
         }
         methods.push(Method {
@@ -419,7 +488,7 @@ pub fn parse(bytes: &[u8]) -> Result<ClassFile, String> {
                 6 => InvokeKind::Static,
                 7 | 8 => InvokeKind::Special,
                 9 => InvokeKind::Interface,
-                _ => return Err(format!("bad method handle kind {kind}")),
+                _ => return Err(ClassFormatError::HandleKind(kind)),
             };
             handles.push(Some((kind, pool.member(index)?)));
         }
@@ -435,7 +504,7 @@ pub fn parse(bytes: &[u8]) -> Result<ClassFile, String> {
     })
 }
 
-fn read_code(attribute: &[u8], pool: &Pool) -> Result<Code, String> {
+fn read_code(attribute: &[u8], pool: &Pool) -> Result<Code, ClassFormatError> {
     let mut r = Reader {
         bytes: attribute,
         pos: 0,
@@ -451,11 +520,11 @@ const ARRAY_STORES: [&str; 8] = [
 ];
 
 /// Walks the bytecode with the exact length of every instruction.
-fn walk(code: &[u8], pool: &Pool) -> Result<Code, String> {
-    let i32_at = |at: usize| -> Result<i64, String> {
+fn walk(code: &[u8], pool: &Pool) -> Result<Code, ClassFormatError> {
+    let i32_at = |at: usize| -> Result<i64, ClassFormatError> {
         let b = code
             .get(at..at + 4)
-            .ok_or_else(|| format!("switch at {at} runs past the end of the code"))?;
+            .ok_or(ClassFormatError::SwitchPastEnd(at))?;
         Ok(i64::from(i32::from_be_bytes([b[0], b[1], b[2], b[3]])))
     };
     let mut out = Code::default();
@@ -473,29 +542,29 @@ fn walk(code: &[u8], pool: &Pool) -> Result<Code, String> {
             0xc4 => match code.get(pc + 1) {
                 Some(0x84) => 6,
                 Some(0x15..=0x19 | 0x36..=0x3a | 0xa9) => 4,
-                _ => return Err(format!("bad wide instruction at {pc}")),
+                _ => return Err(ClassFormatError::Wide(pc)),
             },
             0xaa | 0xab => {
                 let start = (pc + 4) & !3;
                 let end = if op == 0xaa {
                     let (low, high) = (i32_at(start + 4)?, i32_at(start + 8)?);
                     if low > high {
-                        return Err(format!("tableswitch at {pc} has low > high"));
+                        return Err(ClassFormatError::SwitchBounds(pc));
                     }
                     start as i64 + 12 + 4 * (high - low + 1)
                 } else {
                     let pairs = i32_at(start + 4)?;
                     if pairs < 0 {
-                        return Err(format!("lookupswitch at {pc} has a negative count"));
+                        return Err(ClassFormatError::SwitchCount(pc));
                     }
                     start as i64 + 8 + 8 * pairs
                 };
-                usize::try_from(end - pc as i64).map_err(|e| e.to_string())?
+                usize::try_from(end - pc as i64)?
             }
-            _ => return Err(format!("unknown opcode {op:#04x} at {pc}")),
+            _ => return Err(ClassFormatError::Opcode { op, pc }),
         };
         if pc + len > code.len() {
-            return Err(format!("instruction at {pc} runs past the end of the code"));
+            return Err(ClassFormatError::PastEnd(pc));
         }
         let effect = match op {
             0x4f..=0x56 => Some(ARRAY_STORES[usize::from(op - 0x4f)]),

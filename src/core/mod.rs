@@ -116,7 +116,7 @@ fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> CoreError + '_ {
 }
 
 /// The sets a submission would hold (`Validator::plan`).
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct Plan {
     pub sets: Vec<Planned>,
     /// Inputs that could not be read into a set: an `E` each.
@@ -507,7 +507,7 @@ impl Validator {
         let bad = |plan: &Plan| -> Vec<SetResult> {
             plan.unreadable
                 .iter()
-                .map(|u| crate::technique::unusable(Path::new(&u.source), 1, u.why.clone()))
+                .map(|u| crate::technique::unusable(Path::new(&u.source), 1, u.why.to_string()))
                 .collect()
         };
         let Some(shard) = shard else {

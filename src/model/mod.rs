@@ -125,6 +125,19 @@ pub struct FileEdit {
     pub patched: String,
 }
 
+/// Why the other files a patch edits cannot be made ([`PatchSet::other_texts`]).
+#[derive(Debug, thiserror::Error)]
+pub enum OtherFileError {
+    #[error("{path}: {source}")]
+    Read {
+        path: std::path::PathBuf,
+        source: std::io::Error,
+    },
+    /// The file no longer reads at byte `at` what the edit replaces.
+    #[error("{filename}: the text at byte {at} is no longer what the patch edits")]
+    Changed { filename: String, at: usize },
+}
+
 impl FileEdit {
     /// The bytes of the file's text the edit replaces.
     pub fn range(&self) -> std::ops::Range<usize> {
@@ -149,7 +162,7 @@ impl PatchSet {
         &self,
         i: usize,
         root: &std::path::Path,
-    ) -> Result<Vec<(String, String)>, String> {
+    ) -> Result<Vec<(String, String)>, OtherFileError> {
         let mut out: Vec<(String, String)> = Vec::new();
         let mut edits: Vec<&FileEdit> = self.other_edits(i).iter().collect();
         edits.sort_by_key(|e| (e.filename.clone(), std::cmp::Reverse(e.start)));
@@ -160,16 +173,16 @@ impl PatchSet {
                     Ok(t) => t,
                     // A file the patch creates.
                     Err(err) if err.kind() == std::io::ErrorKind::NotFound => String::new(),
-                    Err(err) => return Err(format!("{}: {err}", path.display())),
+                    Err(source) => return Err(OtherFileError::Read { path, source }),
                 };
                 out.push((e.filename.clone(), text));
             }
             let text = &mut out.last_mut().expect("pushed above").1;
             if text.get(e.range()) != Some(e.unpatched.as_str()) {
-                return Err(format!(
-                    "{}: the text at byte {} is no longer what the patch edits",
-                    e.filename, e.start
-                ));
+                return Err(OtherFileError::Changed {
+                    filename: e.filename.clone(),
+                    at: e.start,
+                });
             }
             text.replace_range(e.range(), &e.patched);
         }

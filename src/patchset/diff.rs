@@ -3,7 +3,47 @@
 
 use super::edits::EditPatch;
 use super::unified::{self, Line};
+use super::FilenameProblem;
 use crate::model::FileEdit;
+
+/// Why a unified diff cannot be read into a patch of the project.
+#[derive(Debug, thiserror::Error)]
+pub enum DiffReadError {
+    /// Not a diff this reader can use.
+    #[error(transparent)]
+    Syntax(#[from] unified::DiffError),
+    #[error("diff line {line}: a binary change to {file}: only text hunks can be validated")]
+    Binary { line: usize, file: String },
+    #[error(
+        "diff line {line}: the diff deletes {file}: a patch that deletes a file cannot be \
+         validated (its compiled classes would stay on the class path)"
+    )]
+    Deletes { line: usize, file: String },
+    #[error("file `{filename}`: {problem}")]
+    Filename {
+        filename: String,
+        #[source]
+        problem: FilenameProblem,
+    },
+    #[error("the diff creates {0}, which exists")]
+    CreatesExisting(String),
+    #[error("{0}: no such file in the project")]
+    NoSuchFile(String),
+    /// Hunk `hunk` (1-based) is nowhere in the file with all its lines (fuzz 0).
+    #[error(
+        "{filename}: hunk {hunk} (@@ -{old_start},{old_count} @@, diff line {line}) does not \
+         match the file's lines"
+    )]
+    HunkMismatch {
+        filename: String,
+        hunk: usize,
+        old_start: usize,
+        old_count: usize,
+        line: usize,
+    },
+    #[error("the diff changes nothing")]
+    NothingChanged,
+}
 
 /// The path a diff names, relative to the project root: `a/`/`b/` prefixes (git's) are dropped
 /// unless the path with them exists.
@@ -48,17 +88,17 @@ pub fn parse(
     name: &str,
     text: &str,
     read: &dyn Fn(&str) -> Option<String>,
-) -> Result<EditPatch, String> {
-    let files = unified::parse(text).map_err(|e| e.to_string())?;
+) -> Result<EditPatch, DiffReadError> {
+    let files = unified::parse(text)?;
     let exists = |p: &str| read(p).is_some();
     let mut edits = Vec::new();
     for f in &files {
         let shown = f.old.as_deref().or(f.new.as_deref()).unwrap_or("?");
         if f.binary {
-            return Err(format!(
-                "diff line {}: a binary change to {shown}: only text hunks can be validated",
-                f.line
-            ));
+            return Err(DiffReadError::Binary {
+                line: f.line,
+                file: shown.to_string(),
+            });
         }
         if f.hunks.is_empty() {
             // A mode change or a rename without a change of content: nothing to compile.
@@ -66,24 +106,23 @@ pub fn parse(
         }
         let (old, new) = match (&f.old, &f.new) {
             (_, None) => {
-                return Err(format!(
-                    "diff line {}: the diff deletes {shown}: a patch that deletes a file cannot \
-                     be validated (its compiled classes would stay on the class path)",
-                    f.line
-                ))
+                return Err(DiffReadError::Deletes {
+                    line: f.line,
+                    file: shown.to_string(),
+                })
             }
             (old, Some(new)) => (old.as_deref(), new.as_str()),
         };
         let created = old.is_none();
         let filename = project_path(old.unwrap_or(new), &exists);
-        if let Some(why) = super::filename_problem(&filename) {
-            return Err(format!("file `{filename}`: {why}"));
+        if let Some(problem) = super::filename_problem(&filename) {
+            return Err(DiffReadError::Filename { filename, problem });
         }
         let original = match (read(&filename), created) {
             (Some(t), false) => t,
             (None, true) => String::new(),
-            (Some(_), true) => return Err(format!("the diff creates {filename}, which exists")),
-            (None, false) => return Err(format!("{filename}: no such file in the project")),
+            (Some(_), true) => return Err(DiffReadError::CreatesExisting(filename)),
+            (None, false) => return Err(DiffReadError::NoSuchFile(filename)),
         };
         let crlf = original.contains("\r\n");
         let starts = line_starts(&original);
@@ -115,15 +154,12 @@ pub fn parse(
                 .flat_map(|d| [named.checked_add(d), named.checked_sub(d)])
                 .flatten()
                 .find(|&at| fits(at))
-                .ok_or_else(|| {
-                    format!(
-                        "{filename}: hunk {} (@@ -{},{} @@, diff line {}) does not match the \
-                         file's lines",
-                        h + 1,
-                        hunk.old_start,
-                        hunk.old_count,
-                        hunk.line
-                    )
+                .ok_or_else(|| DiffReadError::HunkMismatch {
+                    filename: filename.clone(),
+                    hunk: h + 1,
+                    old_start: hunk.old_start,
+                    old_count: hunk.old_count,
+                    line: hunk.line,
                 })?;
             not_before = at + expected.len();
             // Each run of removed and added lines between context lines is one edit.
@@ -166,7 +202,7 @@ pub fn parse(
         }
     }
     if edits.is_empty() {
-        return Err("the diff changes nothing".into());
+        return Err(DiffReadError::NothingChanged);
     }
     Ok(EditPatch {
         name: name.to_string(),
@@ -203,11 +239,15 @@ mod tests {
         let p = parse("p.diff", diff, &read).unwrap();
         assert_eq!(p.edits[0].unpatched, "    return y;\n");
         let wrong = diff.replace("-    return y;", "-    return z;");
-        let e = parse("p.diff", &wrong, &read).unwrap_err();
+        let e = parse("p.diff", &wrong, &read).unwrap_err().to_string();
         assert!(e.contains("src/A.java") && e.contains("hunk 1"), "{e}");
-        let e = parse("p.diff", "not a diff", &read).unwrap_err();
+        let e = parse("p.diff", "not a diff", &read)
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("unified diff"), "{e}");
-        let e = parse("p.diff", &diff.replace("src/A.java", "src/Z.java"), &read).unwrap_err();
+        let e = parse("p.diff", &diff.replace("src/A.java", "src/Z.java"), &read)
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("src/Z.java"), "{e}");
     }
 

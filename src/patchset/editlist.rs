@@ -4,9 +4,49 @@
 
 use super::edits::EditPatch;
 use super::line_of;
-use super::Unreadable;
+use super::{FilenameProblem, ReadError, Unreadable};
 use crate::model::FileEdit;
 use std::path::Path;
+
+/// Why an edit list, or one of its patches, cannot be read.
+#[derive(Debug, thiserror::Error)]
+pub enum EditListError {
+    /// The JSON is not an edit list (`field`: where it is not); the whole file is unreadable.
+    #[error("invalid edit list at field `{field}`: {source}")]
+    Invalid {
+        field: String,
+        source: serde_json::Error,
+    },
+    /// Edit `edit` of patch `patch` is not in its file; that patch is unreadable.
+    #[error("patches[{patch}].edits[{edit}]: {source}")]
+    Edit {
+        patch: usize,
+        edit: usize,
+        source: EditError,
+    },
+}
+
+/// Why one edit of an edit list cannot be found in its file.
+#[derive(Debug, thiserror::Error)]
+pub enum EditError {
+    #[error("filename: {0}")]
+    Filename(#[source] FilenameProblem),
+    #[error("{0}: no such file")]
+    NoSuchFile(String),
+    #[error("an insertion (empty `unpatched`) needs its `line`")]
+    InsertionWithoutLine,
+    #[error("{filename}: line {line} does not contain the edit's `unpatched` text")]
+    NotOnLine { filename: String, line: usize },
+    #[error("{0}: `unpatched` is not in the file")]
+    NotInFile(String),
+    /// `unpatched` is at several places (their lines) and the edit gives no `line`.
+    #[error(
+        "{filename}: `unpatched` occurs {} times (lines {}); give its `line`",
+        lines.len(),
+        lines.iter().map(usize::to_string).collect::<Vec<_>>().join(", ")
+    )]
+    Ambiguous { filename: String, lines: Vec<usize> },
+}
 
 /// Whether a JSON value is an edit-list manifest: `patches` holds objects.
 pub fn is_edit_list(v: &serde_json::Value) -> bool {
@@ -52,26 +92,35 @@ pub fn read(
     file: &Path,
     text: &str,
     read: &dyn Fn(&str) -> Option<String>,
-) -> Result<Listed, String> {
+) -> Result<Listed, EditListError> {
     let de = &mut serde_json::Deserializer::from_str(text);
-    let list: EditList = serde_path_to_error::deserialize(de)
-        .map_err(|e| format!("invalid edit list at field `{}`: {}", e.path(), e.inner()))?;
+    let list: EditList =
+        serde_path_to_error::deserialize(de).map_err(|e| EditListError::Invalid {
+            field: e.path().to_string(),
+            source: e.into_inner(),
+        })?;
     let shown = file.display().to_string();
     let bug = list.bug.unwrap_or_else(|| super::stem(file));
     let (mut patches, mut bad) = (Vec::new(), Vec::new());
     for (i, p) in list.patches.into_iter().enumerate() {
         let name = p.name.unwrap_or_else(|| format!("patch {i}"));
-        let located: Result<Vec<FileEdit>, String> = p
+        let located: Result<Vec<FileEdit>, EditListError> = p
             .edits
             .into_iter()
             .enumerate()
-            .map(|(j, e)| locate(e, read).map_err(|why| format!("edits[{j}]: {why}")))
+            .map(|(j, e)| {
+                locate(e, read).map_err(|source| EditListError::Edit {
+                    patch: i,
+                    edit: j,
+                    source,
+                })
+            })
             .collect();
         match located {
             Ok(edits) => patches.push(EditPatch { name, edits }),
             Err(why) => bad.push(Unreadable {
                 source: format!("{shown} ({name})"),
-                why: format!("patches[{i}].{why}"),
+                why: ReadError::EditList(why),
             }),
         }
     }
@@ -79,15 +128,15 @@ pub fn read(
 }
 
 /// Finds an edit's text in its file.
-fn locate(e: ListedEdit, read: &dyn Fn(&str) -> Option<String>) -> Result<FileEdit, String> {
-    if let Some(why) = super::filename_problem(&e.filename) {
-        return Err(format!("filename: {why}"));
+fn locate(e: ListedEdit, read: &dyn Fn(&str) -> Option<String>) -> Result<FileEdit, EditError> {
+    if let Some(problem) = super::filename_problem(&e.filename) {
+        return Err(EditError::Filename(problem));
     }
-    let text = read(&e.filename).ok_or_else(|| format!("{}: no such file", e.filename))?;
+    let text = read(&e.filename).ok_or_else(|| EditError::NoSuchFile(e.filename.clone()))?;
     let found: Vec<usize> = text.match_indices(&e.unpatched).map(|(i, _)| i).collect();
     let start = match e.line {
         _ if e.unpatched.is_empty() && e.line.is_none() => {
-            return Err("an insertion (empty `unpatched`) needs its `line`".into())
+            return Err(EditError::InsertionWithoutLine)
         }
         Some(line) => {
             let begins = text
@@ -102,26 +151,21 @@ fn locate(e: ListedEdit, read: &dyn Fn(&str) -> Option<String>) -> Result<FileEd
                 Some(&i) => i,
                 None if e.unpatched.is_empty() => begins,
                 None => {
-                    return Err(format!(
-                        "{}: line {line} does not contain the edit's `unpatched` text",
-                        e.filename
-                    ))
+                    return Err(EditError::NotOnLine {
+                        filename: e.filename,
+                        line,
+                    })
                 }
             }
         }
         None => match found.as_slice() {
             [i] => *i,
-            [] => return Err(format!("{}: `unpatched` is not in the file", e.filename)),
+            [] => return Err(EditError::NotInFile(e.filename)),
             many => {
-                return Err(format!(
-                    "{}: `unpatched` occurs {} times (lines {}); give its `line`",
-                    e.filename,
-                    many.len(),
-                    many.iter()
-                        .map(|&i| line_of(&text, i).to_string())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ))
+                return Err(EditError::Ambiguous {
+                    filename: e.filename,
+                    lines: many.iter().map(|&i| line_of(&text, i)).collect(),
+                })
             }
         },
     };

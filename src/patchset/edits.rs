@@ -5,6 +5,35 @@
 use super::line_of;
 use crate::model::{FileEdit, PatchSet};
 use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// Why a patch cannot go into a set.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum GroupError {
+    /// A file the patch edits could not be read (what [`group`]'s `read` gives; shared by every
+    /// patch that edits it).
+    #[error("{path}: {source}")]
+    Read {
+        path: PathBuf,
+        source: Arc<std::io::Error>,
+    },
+    #[error("the patch only creates files: it changes no file of the project")]
+    OnlyCreates,
+    #[error("the patch has no edit")]
+    NoEdit,
+    /// A file's edits to merge are none.
+    #[error("no edit")]
+    NothingToMerge,
+    #[error("{filename}: two edits overlap at byte {at} (line {line})")]
+    Overlap {
+        filename: String,
+        at: usize,
+        line: usize,
+    },
+    #[error("{filename}: line {line}: the file does not read what the edit replaces")]
+    NotInFile { filename: String, line: usize },
+}
 
 /// A patch as a repair tool writes it: a name and its edits, each located on its file's text
 /// (edits to one file do not overlap).
@@ -16,25 +45,25 @@ pub struct EditPatch {
 
 /// A patch's edits to one file merged into one: from its first edit's start to its last edit's
 /// end, with the text in between as the patch leaves it.
-fn merge(text: &str, mut edits: Vec<&FileEdit>) -> Result<FileEdit, String> {
+fn merge(text: &str, mut edits: Vec<&FileEdit>) -> Result<FileEdit, GroupError> {
     edits.sort_by_key(|e| e.start);
-    let first = edits.first().ok_or("no edit")?;
+    let first = edits.first().ok_or(GroupError::NothingToMerge)?;
     let (filename, start) = (first.filename.clone(), first.start);
     let mut end = start;
     let mut patched = String::new();
     for e in &edits {
         if e.start < end {
-            return Err(format!(
-                "{filename}: two edits overlap at byte {} (line {})",
-                e.start,
-                line_of(text, e.start)
-            ));
+            return Err(GroupError::Overlap {
+                filename,
+                at: e.start,
+                line: line_of(text, e.start),
+            });
         }
         if text.get(e.range()) != Some(e.unpatched.as_str()) {
-            return Err(format!(
-                "{filename}: line {}: the file does not read what the edit replaces",
-                line_of(text, e.start)
-            ));
+            return Err(GroupError::NotInFile {
+                filename,
+                line: line_of(text, e.start),
+            });
         }
         patched.push_str(&text[end..e.start]);
         patched.push_str(&e.patched);
@@ -162,15 +191,16 @@ struct Merged {
 
 /// Groups patches into sets: patches whose first file is the same and whose locations there
 /// overlap share a set, whose location spans theirs. `read` gives a file's text by its path
-/// relative to the project root ("" for a file a patch creates). Returns the sets (named
-/// `bug`) and, for each patch that cannot be used, its name and why.
+/// relative to the project root ("" for a file a patch creates; `GroupError::Read` for one that
+/// cannot be read). Returns the sets (named `bug`) and, for each patch that cannot be used, its
+/// name and why.
 pub fn group(
     bug: &str,
     patches: Vec<EditPatch>,
-    read: &dyn Fn(&str) -> Result<String, String>,
-) -> (Vec<PatchSet>, Vec<(String, String)>) {
-    let mut texts: BTreeMap<String, Result<String, String>> = BTreeMap::new();
-    let mut text_of = |f: &str| -> Result<String, String> {
+    read: &dyn Fn(&str) -> Result<String, GroupError>,
+) -> (Vec<PatchSet>, Vec<(String, GroupError)>) {
+    let mut texts: BTreeMap<String, Result<String, GroupError>> = BTreeMap::new();
+    let mut text_of = |f: &str| -> Result<String, GroupError> {
         texts
             .entry(f.to_string())
             .or_insert_with(|| read(f))
@@ -195,13 +225,10 @@ pub fn group(
             .first()
             .is_some_and(|f| text_of(f).map_or(true, |t| t.is_empty()))
         {
-            failed.push((
-                p.name,
-                "the patch only creates files: it changes no file of the project".to_string(),
-            ));
+            failed.push((p.name, GroupError::OnlyCreates));
             continue;
         }
-        let merged: Result<Vec<FileEdit>, String> = files
+        let merged: Result<Vec<FileEdit>, GroupError> = files
             .iter()
             .map(|f| {
                 let text = text_of(f)?;
@@ -223,7 +250,7 @@ pub fn group(
                         others: edits,
                     });
             }
-            Ok(_) => failed.push((p.name, "the patch has no edit".to_string())),
+            Ok(_) => failed.push((p.name, GroupError::NoEdit)),
             Err(why) => failed.push((p.name, why)),
         }
     }
@@ -334,11 +361,14 @@ mod tests {
         }
     }
 
-    fn read(f: &str) -> Result<String, String> {
+    fn read(f: &str) -> Result<String, GroupError> {
         match f {
             "A.java" => Ok(A.into()),
             "B.java" => Ok(B.into()),
-            _ => Err(format!("{f}: no such file")),
+            _ => Err(GroupError::Read {
+                path: f.into(),
+                source: Arc::new(std::io::ErrorKind::NotFound.into()),
+            }),
         }
     }
 
@@ -418,7 +448,7 @@ mod tests {
             &read,
         );
         assert_eq!(failed.len(), 1);
-        assert!(failed[0].1.contains("C.java"), "{failed:?}");
+        assert!(failed[0].1.to_string().contains("C.java"), "{failed:?}");
         // The two-hunk patch does not widen the insertion's location: a set each.
         assert_eq!(sets.len(), 2, "{sets:#?}");
         assert_eq!(sets[0].unpatched, "x + 1;\n    return y;");

@@ -5,12 +5,14 @@
 //! read on its own: whatever it holds, it costs at most its own patches an `E` with the file
 //! named and why, never the run (a panic in a reader included).
 
-use super::edits::{group, EditPatch};
-use super::{line_of, stem, PatchSetError, Unreadable};
+use super::edits::{group, EditPatch, GroupError};
+use super::recoder::RecordError;
+use super::{line_of, stem, NotInProject, PatchSetError, ReadError, Unreadable};
 use crate::model::PatchSet;
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// The set files to validate and the patches that could not be used.
 #[derive(Debug, Default)]
@@ -72,7 +74,7 @@ impl<'a> Files<'a> {
     /// The project file a tool's name means, with its text: the name below the root or below a
     /// source directory (TBar names files below the source directory), or a part of the name
     /// that ends it (Recoder names them inside its own checkout, `buggy/src/…`; git's `a/`).
-    pub fn resolve(&self, name: &str) -> Result<(String, String), String> {
+    pub fn resolve(&self, name: &str) -> Result<(String, String), NotInProject> {
         let clean = name.trim().trim_start_matches("./");
         let parts: Vec<&str> = clean.split('/').filter(|p| !p.is_empty()).collect();
         for k in 0..parts.len() {
@@ -91,10 +93,10 @@ impl<'a> Files<'a> {
                 }
             }
         }
-        Err(format!(
-            "{name}: no such file in the project (looked below {} and its source directories)",
-            self.root.display()
-        ))
+        Err(NotInProject {
+            name: name.to_string(),
+            root: self.root.to_path_buf(),
+        })
     }
 }
 
@@ -121,10 +123,7 @@ pub fn prepare(
         .unwrap_or_else(|panic| {
             Input::Bad(vec![Unreadable {
                 source: shown.clone(),
-                why: format!(
-                    "internal error reading it (a bug of patchval's): {}",
-                    panic_text(&panic)
-                ),
+                why: ReadError::ReadPanic(panic_text(&panic)),
             }])
         });
         match read {
@@ -213,26 +212,21 @@ fn expand_inputs(args: &[String], format: Format) -> Result<Vec<PathBuf>, PatchS
 /// Reads one input file.
 fn read_input(file: &Path, format: Format, files: &Files) -> Input {
     let shown = file.display().to_string();
-    let bad = |why: String| {
+    let bad = |why: ReadError| {
         Input::Bad(vec![Unreadable {
             source: shown.clone(),
             why,
         }])
     };
     let text = match std::fs::read(file) {
-        Err(e) => return bad(format!("cannot read: {e}")),
+        Err(e) => return bad(ReadError::Io(e)),
         Ok(bytes) => match String::from_utf8(bytes) {
             Ok(t) => t,
-            Err(e) => {
-                return bad(format!(
-                    "not a text file (bytes that are not UTF-8 at byte {}): a patch file is text",
-                    e.utf8_error().valid_up_to()
-                ))
-            }
+            Err(e) => return bad(ReadError::NotText(e.utf8_error())),
         },
     };
     if text.trim().is_empty() {
-        return bad("the file is empty".into());
+        return bad(ReadError::Empty);
     }
     let ext = file.extension().and_then(|e| e.to_str()).unwrap_or("");
     let json = || serde_json::from_str::<serde_json::Value>(&text);
@@ -244,7 +238,7 @@ fn read_input(file: &Path, format: Format, files: &Files) -> Input {
         (Format::Tbar, _) => tbar(file, &text, files),
         (Format::Recoder, _) => match json() {
             Ok(v) => records(file, v, files),
-            Err(e) => bad(format!("invalid JSON: {e}")),
+            Err(e) => bad(ReadError::Json(e)),
         },
         (Format::Manifest, _) => manifest_or_list(file, &text, files),
         (Format::Auto, "json") => match json() {
@@ -267,7 +261,7 @@ fn manifest_or_list(file: &Path, text: &str, files: &Files) -> Input {
         Ok((bug, patches, bad)) => Input::Patches { bug, patches, bad },
         Err(why) => Input::Bad(vec![Unreadable {
             source: file.display().to_string(),
-            why,
+            why: ReadError::EditList(why),
         }]),
     }
 }
@@ -277,7 +271,7 @@ fn one_diff(file: &Path, text: &str, files: &Files) -> Input {
     let shown = file.display().to_string();
     one_patch(
         "diff".into(),
-        super::diff::parse(&shown, text, &|f| files.read(f)),
+        super::diff::parse(&shown, text, &|f| files.read(f)).map_err(ReadError::from),
         shown,
     )
 }
@@ -292,14 +286,14 @@ fn tbar(file: &Path, text: &str, files: &Files) -> Input {
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| "tbar".into());
     let read = if super::tbar::is_block(text) {
-        super::tbar::parse_block(&shown, text, &|f| files.resolve(f))
+        super::tbar::parse_block(&shown, text, &|f| files.resolve(f)).map_err(ReadError::from)
     } else {
-        super::diff::parse(&shown, text, &|f| files.read(f))
+        super::diff::parse(&shown, text, &|f| files.read(f)).map_err(ReadError::from)
     };
     one_patch(bug, read, shown)
 }
 
-fn one_patch(bug: String, read: Result<EditPatch, String>, shown: String) -> Input {
+fn one_patch(bug: String, read: Result<EditPatch, ReadError>, shown: String) -> Input {
     match read {
         Ok(p) => Input::Patches {
             bug,
@@ -335,7 +329,7 @@ fn records(file: &Path, v: serde_json::Value, files: &Files) -> Input {
             }
             Err(why) => bad.push(Unreadable {
                 source: format!("{shown}[{k}]"),
-                why,
+                why: ReadError::Record(why),
             }),
         }
     }
@@ -352,9 +346,12 @@ fn record(
     k: usize,
     item: serde_json::Value,
     files: &Files,
-) -> Result<(Option<String>, EditPatch), String> {
-    let r: super::recoder::Record = serde_path_to_error::deserialize(item)
-        .map_err(|e| format!("invalid record at field `{}`: {}", e.path(), e.inner()))?;
+) -> Result<(Option<String>, EditPatch), RecordError> {
+    let r: super::recoder::Record =
+        serde_path_to_error::deserialize(item).map_err(|e| RecordError::Invalid {
+            field: e.path().to_string(),
+            source: e.into_inner(),
+        })?;
     let name = super::recoder::record_name(source, k, &r);
     let p = super::recoder::parse_record(&name, &r, &|f| files.resolve(f))?;
     Ok((r.idss.clone(), p))
@@ -372,12 +369,16 @@ fn jsonl(file: &Path, text: &str, files: &Files, recoder: bool) -> Input {
         }
         let at = format!("{shown}:{}", k + 1);
         let entry = match serde_json::from_str::<serde_json::Value>(l) {
-            Err(e) => Err(format!("invalid JSON: {e}")),
-            Ok(v) if recoder => record(&shown, k, v, files).map(|(idss, p)| {
-                bug = bug.clone().or(idss);
-                p
-            }),
-            Ok(serde_json::Value::String(d)) => super::diff::parse(&at, &d, &|f| files.read(f)),
+            Err(e) => Err(ReadError::Json(e)),
+            Ok(v) if recoder => record(&shown, k, v, files)
+                .map(|(idss, p)| {
+                    bug = bug.clone().or(idss);
+                    p
+                })
+                .map_err(ReadError::from),
+            Ok(serde_json::Value::String(d)) => {
+                super::diff::parse(&at, &d, &|f| files.read(f)).map_err(ReadError::from)
+            }
             Ok(serde_json::Value::Object(o)) => match o.get("diff").and_then(|d| d.as_str()) {
                 Some(d) => {
                     let name = ["name", "id"]
@@ -389,11 +390,11 @@ fn jsonl(file: &Path, text: &str, files: &Files, recoder: bool) -> Input {
                         })
                         .map(|n| format!("{at} ({n})"))
                         .unwrap_or_else(|| at.clone());
-                    super::diff::parse(&name, d, &|f| files.read(f))
+                    super::diff::parse(&name, d, &|f| files.read(f)).map_err(ReadError::from)
                 }
-                None => Err("no string field `diff`".to_string()),
+                None => Err(ReadError::NoDiff),
             },
-            Ok(_) => Err("expected a string or an object".to_string()),
+            Ok(_) => Err(ReadError::NotAnEntry),
         };
         match entry {
             Ok(p) => patches.push(p),
@@ -415,27 +416,39 @@ fn write_groups(
     patches: Vec<EditPatch>,
     out: &mut Prepared,
 ) -> Result<(), PatchSetError> {
-    let read = |f: &str| -> Result<String, String> {
+    let read = |f: &str| -> Result<String, GroupError> {
         let path = root.join(f);
         match std::fs::read_to_string(&path) {
             Ok(t) => Ok(t),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(String::new()),
-            Err(e) => Err(format!("{}: {e}", path.display())),
+            Err(e) => Err(GroupError::Read {
+                path,
+                source: Arc::new(e),
+            }),
         }
     };
     let names: Vec<String> = patches.iter().map(|p| p.name.clone()).collect();
     let grouped =
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| group(bug, patches, &read)));
-    let (sets, failed): (Vec<PatchSet>, _) = grouped.unwrap_or_else(|panic| {
-        let why = format!(
-            "internal error grouping the patches into sets (a bug of patchval's): {}",
-            panic_text(&panic)
-        );
-        (
-            Vec::new(),
-            names.into_iter().map(|n| (n, why.clone())).collect(),
-        )
-    });
+    let (sets, failed): (Vec<PatchSet>, Vec<(String, ReadError)>) = match grouped {
+        Ok((sets, failed)) => (
+            sets,
+            failed
+                .into_iter()
+                .map(|(n, why)| (n, ReadError::Group(why)))
+                .collect(),
+        ),
+        Err(panic) => {
+            let why = panic_text(&panic);
+            (
+                Vec::new(),
+                names
+                    .into_iter()
+                    .map(|n| (n, ReadError::GroupPanic(why.clone())))
+                    .collect(),
+            )
+        }
+    };
     out.unreadable.extend(
         failed
             .into_iter()

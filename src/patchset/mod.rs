@@ -15,11 +15,69 @@ use crate::model::PatchSet;
 use std::path::{Path, PathBuf};
 
 /// A patch that could not be read into edits, reported as an `E` of its own.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct Unreadable {
     /// The input file (with `:LINE` for a JSON-lines entry, `[K]` for a record).
     pub source: String,
-    pub why: String,
+    pub why: ReadError,
+}
+
+/// Why a patch (or a whole input file) could not be read into edits; shown as the `E`'s detail.
+#[derive(Debug, thiserror::Error)]
+pub enum ReadError {
+    #[error("cannot read: {0}")]
+    Io(#[source] std::io::Error),
+    #[error(
+        "not a text file (bytes that are not UTF-8 at byte {}): a patch file is text",
+        .0.valid_up_to()
+    )]
+    NotText(#[source] std::str::Utf8Error),
+    #[error("the file is empty")]
+    Empty,
+    #[error("invalid JSON: {0}")]
+    Json(#[source] serde_json::Error),
+    /// A JSON-lines entry that is an object without a diff.
+    #[error("no string field `diff`")]
+    NoDiff,
+    /// A JSON-lines entry that is neither a diff nor an object holding one.
+    #[error("expected a string or an object")]
+    NotAnEntry,
+    #[error(transparent)]
+    Diff(#[from] diff::DiffReadError),
+    #[error(transparent)]
+    Tbar(#[from] tbar::BlockError),
+    #[error(transparent)]
+    Record(#[from] recoder::RecordError),
+    #[error(transparent)]
+    EditList(#[from] editlist::EditListError),
+    #[error(transparent)]
+    Group(#[from] edits::GroupError),
+    /// A reader panicked (with the panic's message).
+    #[error("internal error reading it (a bug of patchval's): {0}")]
+    ReadPanic(String),
+    /// Grouping the patches into sets panicked (with the panic's message).
+    #[error("internal error grouping the patches into sets (a bug of patchval's): {0}")]
+    GroupPanic(String),
+}
+
+/// A name a repair tool gives a file that the project does not have (`inputs::Files::resolve`).
+#[derive(Debug, Clone, thiserror::Error)]
+#[error("{name}: no such file in the project (looked below {root} and its source directories)")]
+pub struct NotInProject {
+    pub name: String,
+    /// The project root.
+    pub root: PathBuf,
+}
+
+/// Why a name cannot be a source file of the project ([`filename_problem`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum FilenameProblem {
+    #[error("empty")]
+    Empty,
+    #[error("`{0}` is not a relative path below the project root (no `..`, not absolute)")]
+    OutsideProject(String),
+    #[error("`{0}` is not a .java file")]
+    NotJava(String),
 }
 
 /// A file's name without its extension.
@@ -31,7 +89,7 @@ pub(crate) fn stem(file: &Path) -> String {
 
 /// Finds the project file a repair tool's name for it means: its path below the project root
 /// and its text, or why there is none (`inputs::Files::resolve`).
-pub type Resolve<'a> = &'a dyn Fn(&str) -> Result<(String, String), String>;
+pub type Resolve<'a> = &'a dyn Fn(&str) -> Result<(String, String), NotInProject>;
 
 /// Why a patch set could not be used.
 #[derive(Debug, thiserror::Error)]
@@ -46,6 +104,13 @@ pub enum PatchSetError {
         path: PathBuf,
         field: String,
         message: String,
+    },
+    #[error("{path}: invalid patch set at field `{field}`: {problem}")]
+    Filename {
+        path: PathBuf,
+        field: String,
+        #[source]
+        problem: FilenameProblem,
     },
     #[error("{path}: unsupported manifest_version {version} (expected 3)")]
     Version { path: PathBuf, version: u32 },
@@ -80,11 +145,11 @@ pub fn parse(path: &Path, text: &str) -> Result<PatchSet, PatchSetError> {
             version: set.manifest_version,
         });
     }
-    if let Some(message) = filename_problem(&set.filename) {
-        return Err(PatchSetError::Invalid {
+    if let Some(problem) = filename_problem(&set.filename) {
+        return Err(PatchSetError::Filename {
             path: path.to_path_buf(),
             field: "filename".into(),
-            message,
+            problem,
         });
     }
     let invalid = |field: String, message: String| PatchSetError::Invalid {
@@ -105,8 +170,12 @@ pub fn parse(path: &Path, text: &str) -> Result<PatchSet, PatchSetError> {
     }
     for (i, edits) in set.other_files.iter().enumerate() {
         for (j, e) in edits.iter().enumerate() {
-            if let Some(message) = filename_problem(&e.filename) {
-                return Err(invalid(format!("other_files[{i}][{j}].filename"), message));
+            if let Some(problem) = filename_problem(&e.filename) {
+                return Err(PatchSetError::Filename {
+                    path: path.to_path_buf(),
+                    field: format!("other_files[{i}][{j}].filename"),
+                    problem,
+                });
             }
         }
     }
@@ -116,22 +185,20 @@ pub fn parse(path: &Path, text: &str) -> Result<PatchSet, PatchSetError> {
 /// Why `filename` cannot name a source file of the project: it must be a relative path below
 /// the project root (the patched file is written at that path inside a worker's copy of the
 /// project, so `..` or an absolute path would write outside it).
-pub(crate) fn filename_problem(filename: &str) -> Option<String> {
+pub(crate) fn filename_problem(filename: &str) -> Option<FilenameProblem> {
     use std::path::Component;
     let p = Path::new(filename);
     if filename.is_empty() {
-        return Some("empty".into());
+        return Some(FilenameProblem::Empty);
     }
     if !p
         .components()
         .all(|c| matches!(c, Component::Normal(_) | Component::CurDir))
     {
-        return Some(format!(
-            "`{filename}` is not a relative path below the project root (no `..`, not absolute)"
-        ));
+        return Some(FilenameProblem::OutsideProject(filename.to_string()));
     }
     if p.extension().and_then(|e| e.to_str()) != Some("java") {
-        return Some(format!("`{filename}` is not a .java file"));
+        return Some(FilenameProblem::NotJava(filename.to_string()));
     }
     None
 }

@@ -3,8 +3,10 @@
 //! replays the inputs it once found (`fuzz/regressions/`). A reader may refuse the bytes with
 //! an error; it must not panic.
 
-use super::edits::{group, EditPatch};
+use super::edits::{group, EditPatch, GroupError};
+use super::NotInProject;
 use std::path::Path;
+use std::sync::Arc;
 
 /// The project the probes read patches against.
 const FILE: &str = "package p;\n\nclass A {\n    int f(int x) {\n        int y = x + 1;\n        if (y > 2) {\n            return y;\n        }\n        return -y;\n    }\n}\n";
@@ -14,11 +16,14 @@ fn read(rel: &str) -> Option<String> {
     (rel == PATH).then(|| FILE.to_string())
 }
 
-fn resolve(name: &str) -> Result<(String, String), String> {
+fn resolve(name: &str) -> Result<(String, String), NotInProject> {
     if name.ends_with("A.java") {
         Ok((PATH.to_string(), FILE.to_string()))
     } else {
-        Err(format!("{name}: no such file"))
+        Err(NotInProject {
+            name: name.to_string(),
+            root: ".".into(),
+        })
     }
 }
 
@@ -68,7 +73,10 @@ pub fn probe(data: &[u8]) {
     }
     if !patches.is_empty() {
         let (sets, _) = group("probe", patches, &|f: &str| {
-            read(f).ok_or_else(|| format!("{f}: no such file"))
+            read(f).ok_or_else(|| GroupError::Read {
+                path: f.into(),
+                source: Arc::new(std::io::ErrorKind::NotFound.into()),
+            })
         });
         for mut set in sets {
             super::narrow_location(&mut set);

@@ -4,10 +4,34 @@
 //! before them (`mode` 1): Java text, or Recoder's printed AST (`recoder_tree`).
 
 use super::edits::EditPatch;
-use super::line_of;
-use super::recoder_tree;
+use super::recoder_tree::{self, TreeError};
+use super::{line_of, NotInProject};
 use crate::model::FileEdit;
 use serde::Deserialize;
+
+/// Why a Recoder record cannot be read into a patch of the project.
+#[derive(Debug, thiserror::Error)]
+pub enum RecordError {
+    /// The JSON is not a record (`field`: where it is not).
+    #[error("invalid record at field `{field}`: {source}")]
+    Invalid {
+        field: String,
+        source: serde_json::Error,
+    },
+    /// `code` is a printed AST that cannot be read back into Java.
+    #[error("`code`: {0}")]
+    Code(#[source] TreeError),
+    #[error("`mode` {0} (expected 0: replace, 1: insert before)")]
+    Mode(u8),
+    #[error("`oldcode` is empty")]
+    EmptyOldcode,
+    #[error(transparent)]
+    File(#[from] NotInProject),
+    #[error("{filename}: `oldcode` is not in the file (looked near line {near})")]
+    NotInFile { filename: String, near: usize },
+    #[error("{0}: no end of the block the inserted `if` guards")]
+    NoBlockEnd(String),
+}
 
 /// One record; unknown fields (`prob`, `actlist`, `isa`, `fl_score`, …) are ignored.
 #[derive(Debug, Deserialize)]
@@ -39,21 +63,22 @@ pub fn is_records(v: &serde_json::Value) -> bool {
 
 /// Reads one record into a patch named `name`. `resolve` finds the project file a name means
 /// (Recoder names it inside its own checkout, `buggy/src/…`) and gives its path and text.
-pub fn parse_record(name: &str, r: &Record, resolve: super::Resolve) -> Result<EditPatch, String> {
+pub fn parse_record(
+    name: &str,
+    r: &Record,
+    resolve: super::Resolve,
+) -> Result<EditPatch, RecordError> {
     let code = if recoder_tree::is_tree(&r.code) {
-        recoder_tree::to_java(&r.code).map_err(|e| format!("`code`: {e}"))?
+        recoder_tree::to_java(&r.code).map_err(RecordError::Code)?
     } else {
         r.code.clone()
     };
     if r.mode > 1 {
-        return Err(format!(
-            "`mode` {} (expected 0: replace, 1: insert before)",
-            r.mode
-        ));
+        return Err(RecordError::Mode(r.mode));
     }
     let old = r.oldcode.trim_end_matches(['\r', '\n']);
     if old.trim().is_empty() {
-        return Err("`oldcode` is empty".into());
+        return Err(RecordError::EmptyOldcode);
     }
     let (filename, text) = resolve(&r.filename)?;
     // The line `oldcode` starts on: after `precode`'s lines, else the record's line.
@@ -66,8 +91,9 @@ pub fn parse_record(name: &str, r: &Record, resolve: super::Resolve) -> Result<E
         .match_indices(old)
         .map(|(at, _)| at)
         .min_by_key(|&at| line_of(&text, at).abs_diff(near))
-        .ok_or_else(|| {
-            format!("{filename}: `oldcode` is not in the file (looked near line {near})")
+        .ok_or_else(|| RecordError::NotInFile {
+            filename: filename.clone(),
+            near,
         })?;
     let end = start + old.len();
     // The statement's line break goes with it, as Recoder joins `code` and `aftercode`.
@@ -99,7 +125,7 @@ pub fn parse_record(name: &str, r: &Record, resolve: super::Resolve) -> Result<E
         let after = end + line_end.len();
         let close = block_end(&text[after..])
             .map(|k| after + k)
-            .ok_or_else(|| format!("{filename}: no end of the block the inserted `if` guards"))?;
+            .ok_or_else(|| RecordError::NoBlockEnd(filename.clone()))?;
         edits.push(FileEdit {
             filename,
             start: close,
@@ -153,10 +179,13 @@ mod tests {
     const FILE: &str =
         "class A {\n    int f(int x) {\n        int y = x + 1;\n        return y;\n    }\n}\n";
 
-    fn resolve(name: &str) -> Result<(String, String), String> {
+    fn resolve(name: &str) -> Result<(String, String), NotInProject> {
         match name {
             "buggy/src/A.java" | "src/A.java" => Ok(("src/A.java".into(), FILE.into())),
-            _ => Err(format!("{name}: no such file")),
+            _ => Err(NotInProject {
+                name: name.into(),
+                root: ".".into(),
+            }),
         }
     }
 
@@ -211,12 +240,14 @@ mod tests {
     fn what_does_not_fit_is_named() {
         let mut r = record("y;", 0);
         r.oldcode = "        int z = 0;".into();
-        let e = parse_record("r", &r, &resolve).unwrap_err();
+        let e = parse_record("r", &r, &resolve).unwrap_err().to_string();
         assert!(e.contains("not in the file"), "{e}");
         r.filename = "elsewhere/B.java".into();
-        let e = parse_record("r", &r, &resolve).unwrap_err();
+        let e = parse_record("r", &r, &resolve).unwrap_err().to_string();
         assert!(e.contains("B.java"), "{e}");
-        let e = parse_record("r", &record("y;", 7), &resolve).unwrap_err();
+        let e = parse_record("r", &record("y;", 7), &resolve)
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("mode"), "{e}");
         assert_eq!(
             record_name("math.json", 2, &record("y;", 0)),

@@ -16,7 +16,45 @@
 /// Trees deeper than this are refused rather than printed (the printer recurses).
 const MAX_DEPTH: usize = 500;
 
-type Res<T> = Result<T, String>;
+/// Boxed, so that the printer's recursion keeps small stack frames.
+type Res<T> = Result<T, Box<TreeError>>;
+
+/// Why a printed tree cannot be read back into Java text: what is malformed, or the node the
+/// printer cannot print. Names are javalang's (classes and attributes, `_ter` left out).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TreeError {
+    #[error("not a Recoder tree: the first token is not `root`")]
+    NotATree,
+    #[error("token `{0}` after the root was closed")]
+    AfterRoot(String),
+    /// Deeper than the printer goes (the limit).
+    #[error("tree deeper than {0} nodes")]
+    TooDeep(usize),
+    #[error("empty tree")]
+    Empty,
+    #[error("`{node}` lacks `{attr}`")]
+    Lacks { node: String, attr: String },
+    #[error("`{node}` holds {count} nodes, not one")]
+    NotOne { node: String, count: usize },
+    #[error("unexpected `{attr}` in `{node}`")]
+    Unexpected { attr: String, node: String },
+    #[error("`{attr}` twice in `{node}`")]
+    Twice { attr: String, node: String },
+    #[error("empty name")]
+    EmptyName,
+    #[error("placeholder `<empty>` has no Java text")]
+    EmptyPlaceholder,
+    #[error("`{attr}` holds `{node}`, not a name")]
+    NotAName { attr: String, node: String },
+    #[error("unsupported node `{0}`")]
+    Unsupported(String),
+    #[error("a variable declaration without declarators")]
+    NoDeclarators,
+    #[error("a type dimension holds `{0}`")]
+    BadDimension(String),
+    #[error("a type argument without a type")]
+    UntypedArgument,
+}
 type Printer = fn(&Node) -> Res<String>;
 
 /// Attributes javalang prints that make no difference here (a statement's `label` is printed by
@@ -37,8 +75,12 @@ impl<'a> Node<'a> {
         self.kids.iter().find(|k| k.name == name)
     }
     fn need(&self, name: &str) -> Res<&Node<'a>> {
-        self.attr(name)
-            .ok_or_else(|| format!("`{}` lacks `{name}`", self.kind()))
+        self.attr(name).ok_or_else(|| {
+            Box::new(TreeError::Lacks {
+                node: self.kind().into(),
+                attr: name.into(),
+            })
+        })
     }
     /// The nodes an attribute holds (none if it is absent).
     fn kids(&self, name: &str) -> &[Node<'a>] {
@@ -48,7 +90,10 @@ impl<'a> Node<'a> {
     fn only(&self) -> Res<&Node<'a>> {
         match self.kids.as_slice() {
             [k] => Ok(k),
-            ks => Err(format!("`{}` holds {} nodes, not one", self.name, ks.len())),
+            ks => Err(Box::new(TreeError::NotOne {
+                node: self.name.into(),
+                count: ks.len(),
+            })),
         }
     }
     fn one(&self, name: &str) -> Res<&Node<'a>> {
@@ -68,10 +113,16 @@ impl<'a> Node<'a> {
     fn check(&self, allowed: &[&str]) -> Res<()> {
         for (i, k) in self.kids.iter().enumerate() {
             if !allowed.contains(&k.name) && !IGNORED.contains(&k.name) {
-                return Err(format!("unexpected `{}` in `{}`", k.name, self.kind()));
+                return Err(Box::new(TreeError::Unexpected {
+                    attr: k.name.into(),
+                    node: self.kind().into(),
+                }));
             }
             if self.kids.iter().take(i).any(|p| p.name == k.name) {
-                return Err(format!("`{}` twice in `{}`", k.name, self.kind()));
+                return Err(Box::new(TreeError::Twice {
+                    attr: k.name.into(),
+                    node: self.kind().into(),
+                }));
             }
         }
         Ok(())
@@ -86,7 +137,11 @@ pub fn is_tree(code: &str) -> bool {
 
 /// The Java text of the statements under `root`, as Recoder's evaluation writes them into the file.
 /// Err names the node that cannot be printed (e.g. "unsupported node `SwitchStatement`") or what is malformed.
-pub fn to_java(code: &str) -> Result<String, String> {
+pub fn to_java(code: &str) -> Result<String, TreeError> {
+    print_root(code).map_err(|e| *e)
+}
+
+fn print_root(code: &str) -> Res<String> {
     let root = parse(code)?;
     let mut out = String::new();
     let mut open = 0;
@@ -113,7 +168,7 @@ pub fn to_java(code: &str) -> Result<String, String> {
 fn parse(code: &str) -> Res<Node<'_>> {
     let mut tokens = code.split_whitespace();
     if tokens.next() != Some("root") {
-        return Err("not a Recoder tree: the first token is not `root`".into());
+        return Err(Box::new(TreeError::NotATree));
     }
     let mut stack = vec![Node {
         name: "root",
@@ -125,9 +180,9 @@ fn parse(code: &str) -> Res<Node<'_>> {
             closed |= stack.len() == 1;
             close(&mut stack);
         } else if closed {
-            return Err(format!("token `{t}` after the root was closed"));
+            return Err(Box::new(TreeError::AfterRoot(t.into())));
         } else if stack.len() >= MAX_DEPTH {
-            return Err(format!("tree deeper than {MAX_DEPTH} nodes"));
+            return Err(Box::new(TreeError::TooDeep(MAX_DEPTH)));
         } else {
             stack.push(Node {
                 name: t,
@@ -138,7 +193,7 @@ fn parse(code: &str) -> Res<Node<'_>> {
     while stack.len() > 1 {
         close(&mut stack);
     }
-    stack.pop().ok_or_else(|| "empty tree".to_string())
+    stack.pop().ok_or_else(|| Box::new(TreeError::Empty))
 }
 
 /// Moves the innermost open node under its parent (the root stays open).
@@ -155,9 +210,9 @@ fn close(stack: &mut Vec<Node<'_>>) {
 /// The text of a leaf, with javalang's placeholders turned back into Java.
 fn word(raw: &str) -> Res<String> {
     match raw {
-        "" => Err("empty name".into()),
+        "" => Err(Box::new(TreeError::EmptyName)),
         "<string>" => Ok("\"null\"".into()),
-        "<empty>" => Err("placeholder `<empty>` has no Java text".into()),
+        "<empty>" => Err(Box::new(TreeError::EmptyPlaceholder)),
         s => Ok(s.strip_suffix("^<>").map_or(s.into(), |p| format!("{p}^"))),
     }
 }
@@ -168,7 +223,10 @@ fn words(attr: &Node) -> Res<Vec<String>> {
         if k.kids.is_empty() {
             word(k.kind())
         } else {
-            Err(format!("`{}` holds `{}`, not a name", attr.name, k.kind()))
+            Err(Box::new(TreeError::NotAName {
+                attr: attr.name.into(),
+                node: k.kind().into(),
+            }))
         }
     };
     attr.kids.iter().map(leaf).collect()
@@ -191,8 +249,8 @@ fn join(nodes: &[Node], sep: &str, print: Printer) -> Res<String> {
     Ok(out)
 }
 
-fn unsupported(n: &Node) -> String {
-    format!("unsupported node `{}`", n.kind())
+fn unsupported(n: &Node) -> Box<TreeError> {
+    Box::new(TreeError::Unsupported(n.kind().into()))
 }
 
 fn cond(attr: &Node) -> Res<String> {
@@ -258,7 +316,10 @@ fn exit_stmt(n: &Node) -> Res<String> {
     match n.attr("expression") {
         Some(e) => Ok(format!("{word} {};\n", expr(e.only()?)?)),
         None if word == "return" => Ok("return;\n".into()),
-        None => Err("`ThrowStatement` lacks `expression`".into()),
+        None => Err(Box::new(TreeError::Lacks {
+            node: "ThrowStatement".into(),
+            attr: "expression".into(),
+        })),
     }
 }
 
@@ -394,7 +455,7 @@ fn var_decl(n: &Node) -> Res<String> {
     let decls = n.need("declarators")?.kids.iter().map(declarator);
     let decls = decls.collect::<Res<Vec<_>>>()?.join(", ");
     if decls.is_empty() {
-        return Err("a variable declaration without declarators".into());
+        return Err(Box::new(TreeError::NoDeclarators));
     }
     Ok(format!("{}{} {decls}", modifiers(n)?, ty(n.one("type")?)?))
 }
@@ -403,7 +464,7 @@ fn var_decl(n: &Node) -> Res<String> {
 fn dims(n: &Node) -> Res<String> {
     let dim = |d: &Node| match d.kind() {
         "None" if d.kids.is_empty() => Ok("[]"),
-        k => Err(format!("a type dimension holds `{k}`")),
+        k => Err(Box::new(TreeError::BadDimension(k.into()))),
     };
     n.kids("dimensions").iter().map(dim).collect()
 }
@@ -438,7 +499,7 @@ fn type_arg(n: &Node) -> Res<String> {
         (Some(w), None) if w == "?" => Ok(w),
         (Some(bound), Some(t)) => Ok(format!("? {bound} {t}")),
         (None, Some(t)) => Ok(t),
-        _ => Err("a type argument without a type".into()),
+        _ => Err(Box::new(TreeError::UntypedArgument)),
     }
 }
 

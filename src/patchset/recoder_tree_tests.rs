@@ -462,7 +462,7 @@ fn unsupported_and_malformed() {
     let sw = node("SwitchStatement", &[node("expression", &[mref("x")])]);
     assert_eq!(
         to_java(&node("root", &[sw])),
-        Err("unsupported node `SwitchStatement`".into())
+        Err(TreeError::Unsupported("SwitchStatement".into()))
     );
     let anon = node(
         "ClassCreator",
@@ -470,6 +470,7 @@ fn unsupported_and_malformed() {
     );
     assert!(to_java(&node("root", &[ret(anon)]))
         .unwrap_err()
+        .to_string()
         .contains("ClassCreator"));
     assert!(to_java("int x = 1;").is_err());
     assert!(to_java("root ^ ReturnStatement_ter ^").is_err());
@@ -537,7 +538,11 @@ fn depth_is_bounded() {
         249,
         "This_ter",
     );
-    assert_eq!(to_java(&too_deep), Err("tree deeper than 500 nodes".into()));
+    assert_eq!(to_java(&too_deep), Err(TreeError::TooDeep(500)));
+    assert_eq!(
+        TreeError::TooDeep(500).to_string(),
+        "tree deeper than 500 nodes"
+    );
 }
 
 #[path = "recoder_tree_props.rs"]

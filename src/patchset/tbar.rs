@@ -14,8 +14,25 @@
 //! ```
 
 use super::edits::EditPatch;
-use super::line_of;
+use super::{line_of, NotInProject};
 use crate::model::FileEdit;
+
+/// Why a TBar block cannot be read into a patch of the project.
+#[derive(Debug, thiserror::Error)]
+pub enum BlockError {
+    #[error("no `===Buggy Code===` line")]
+    NoBuggyCode,
+    #[error("no `===Patch Code===` line after the buggy code")]
+    NoPatchCode,
+    #[error("no `//FILE ------ LINE` header naming the buggy file and line")]
+    NoHeader,
+    #[error("the buggy code is empty")]
+    EmptyBuggyCode,
+    #[error(transparent)]
+    File(#[from] NotInProject),
+    #[error("{filename}: the buggy code is not in the file (looked near line {line})")]
+    NotInFile { filename: String, line: usize },
+}
 
 const BUGGY: &str = "===Buggy Code===";
 const PATCH: &str = "===Patch Code===";
@@ -27,12 +44,14 @@ pub fn is_block(text: &str) -> bool {
 
 /// Reads TBar's block form into a patch. `resolve` finds the project file a name means (TBar
 /// names it below a source directory) and gives its path and text.
-pub fn parse_block(name: &str, text: &str, resolve: super::Resolve) -> Result<EditPatch, String> {
+pub fn parse_block(
+    name: &str,
+    text: &str,
+    resolve: super::Resolve,
+) -> Result<EditPatch, BlockError> {
     let text = text.replace("\r\n", "\n");
-    let (head, rest) = text.split_once(BUGGY).ok_or("no `===Buggy Code===` line")?;
-    let (buggy, patch) = rest
-        .split_once(PATCH)
-        .ok_or("no `===Patch Code===` line after the buggy code")?;
+    let (head, rest) = text.split_once(BUGGY).ok_or(BlockError::NoBuggyCode)?;
+    let (buggy, patch) = rest.split_once(PATCH).ok_or(BlockError::NoPatchCode)?;
     // `//FILE ------ LINE` (TBar puts `//` and sometimes spaces before the name).
     let (file, line) = head
         .lines()
@@ -40,15 +59,16 @@ pub fn parse_block(name: &str, text: &str, resolve: super::Resolve) -> Result<Ed
             let (f, n) = l.trim().trim_start_matches('/').split_once("------")?;
             Some((f.trim().to_string(), n.trim().parse::<usize>().ok()?))
         })
-        .ok_or("no `//FILE ------ LINE` header naming the buggy file and line")?;
+        .ok_or(BlockError::NoHeader)?;
     let buggy = strip_newlines(buggy);
     let patch = strip_newlines(patch);
     if buggy.trim().is_empty() {
-        return Err("the buggy code is empty".into());
+        return Err(BlockError::EmptyBuggyCode);
     }
     let (filename, original) = resolve(&file)?;
-    let start = locate(&original, buggy, line).ok_or_else(|| {
-        format!("{filename}: the buggy code is not in the file (looked near line {line})")
+    let start = locate(&original, buggy, line).ok_or_else(|| BlockError::NotInFile {
+        filename: filename.clone(),
+        line,
     })?;
     Ok(EditPatch {
         name: name.to_string(),
@@ -79,10 +99,13 @@ mod tests {
 
     const FILE: &str = "class F {\n    void add(Object v) {\n            addValue((Comparable<?>) v);\n    }\n    void g() {\n            addValue((Comparable<?>) v);\n    }\n}\n";
 
-    fn resolve(name: &str) -> Result<(String, String), String> {
+    fn resolve(name: &str) -> Result<(String, String), NotInProject> {
         match name {
             "org/x/F.java" => Ok(("src/java/org/x/F.java".into(), FILE.into())),
-            _ => Err(format!("{name}: no such file")),
+            _ => Err(NotInProject {
+                name: name.into(),
+                root: ".".into(),
+            }),
         }
     }
 
@@ -107,22 +130,25 @@ mod tests {
 
     #[test]
     fn what_is_missing_is_named() {
-        let e =
-            parse_block("p", "===Buggy Code===\nx;\n===Patch Code===\ny;", &resolve).unwrap_err();
+        let e = parse_block("p", "===Buggy Code===\nx;\n===Patch Code===\ny;", &resolve)
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("FILE ------ LINE"), "{e}");
         let e = parse_block(
             "p",
             "//org/x/G.java ------ 3\n===Buggy Code===\nx;\n===Patch Code===\ny;",
             &resolve,
         )
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
         assert!(e.contains("org/x/G.java"), "{e}");
         let e = parse_block(
             "p",
             "//org/x/F.java ------ 3\n===Buggy Code===\nnothing(like, this);\n===Patch Code===\ny;",
             &resolve,
         )
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
         assert!(e.contains("not in the file"), "{e}");
     }
 }

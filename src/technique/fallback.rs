@@ -82,7 +82,7 @@ pub(super) fn one_by_one(
         v.extra.fallback_compiles += 1;
         let diags = set
             .other_texts(i, &ctx.state.project.root)
-            .map_err(crate::pool::PoolError::Agent)
+            .map_err(|e| crate::pool::PoolError::Agent(e.to_string()))
             .and_then(|others| setup.compile_with(worker, &set.patched_text(i), &others));
         v.extra.compile_ms += t.elapsed().as_secs_f64() * 1000.0;
         let outcome = match diags {

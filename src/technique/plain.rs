@@ -90,7 +90,9 @@ fn plain(
             // The patched file, and the other files the patch edits, in the scratch area.
             let others = match set.other_texts(i, &ctx.state.project.root) {
                 Ok(o) => o,
-                Err(why) => return Outcome::new(Verdict::Error, Phase::Plain).with_detail(why),
+                Err(why) => {
+                    return Outcome::new(Verdict::Error, Phase::Plain).with_detail(why.to_string())
+                }
             };
             let sources = match crate::compile::write_sources(&src, &set.patched_text(i), &others) {
                 Ok(s) => s,

@@ -60,9 +60,10 @@ impl Technique for Schemata {
                 "schemata"
             }
             Err(why) => {
-                v.extra.fallback_reasons.push(why.0.clone());
+                let why = why.to_string();
+                v.extra.fallback_reasons.push(why.clone());
                 v.fallback
-                    .extend((0..set.patches.len()).map(|i| (i, why.0.clone())));
+                    .extend((0..set.patches.len()).map(|i| (i, why.clone())));
                 "fallback"
             }
         };
@@ -212,7 +213,10 @@ fn woven(
     v.extra.tree_patches = tree.len();
     for &i in &woven.patches {
         if let Err(why) = &plan.tree[i] {
-            *v.extra.sequential_reasons.entry(why.clone()).or_default() += 1;
+            *v.extra
+                .sequential_reasons
+                .entry(why.to_string())
+                .or_default() += 1;
         }
     }
     let t = Instant::now();

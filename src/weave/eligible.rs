@@ -9,6 +9,59 @@ use super::scope::Site;
 use super::text;
 use tree_sitter::Node;
 
+/// Why a woven patch runs sequentially (one round of its own) rather than through the
+/// state-transition tree; the message counts in `extra.sequential_reasons`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Sequential {
+    /// The run does not deduplicate (`Plan::enable_tree` was not called).
+    #[error("deduplication is off")]
+    DedupOff,
+    /// The patch is not woven at all (why, as `Plan::excluded` says).
+    #[error("not woven: {0}")]
+    NotWoven(String),
+    #[error("does not parse")]
+    DoesNotParse,
+    #[error("it holds a loop")]
+    Loop,
+    #[error("it creates an object")]
+    CreatesObject,
+    #[error("it holds a lambda or a class")]
+    LambdaOrClass,
+    #[error("it holds a try or synchronized block")]
+    TryOrSynchronized,
+    /// It calls a method (by name) that may change state.
+    #[error("it calls `{0}`, which may change state")]
+    ImpureCall(String),
+    /// It reads a name declared outside the class that may initialise a class with effects.
+    #[error("it reads `{0}`, which may initialise a class whose initialiser has effects")]
+    StaticRead(String),
+    /// It assigns a local or field whose type is not a value type.
+    #[error("it assigns `{name}` of type {ty}")]
+    AssignsReference { name: String, ty: String },
+    #[error("it assigns a field of another object")]
+    ForeignField,
+    #[error("it assigns an array element or other location")]
+    OtherTarget,
+    #[error("it assigns final field `{0}`")]
+    FinalField(String),
+    #[error("it assigns `{0}`, not a field of this class")]
+    NotAField(String),
+    /// It returns a value of this (not value) type.
+    #[error("it returns a {0}")]
+    Returns(String),
+    /// It uses a class (by simple name) whose initialiser has effects.
+    #[error("it uses class `{0}`, whose initialiser has effects")]
+    ClassInit(String),
+    /// It throws a new exception whose constructor may change state.
+    #[error("it constructs `{0}`, which may change state")]
+    ImpureConstructor(String),
+    #[error("it converts a value to a string, which may call a `toString()` that changes state")]
+    ToString,
+    /// It assigns a static field, and no name of the enclosing class can be written here.
+    #[error("it assigns static field `{0}` of a class that cannot be named here")]
+    UnnameableStatic(String),
+}
+
 /// A field of the enclosing class that a patch may assign.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Field {
@@ -172,12 +225,12 @@ pub fn check(
     fields: &[(Field, bool)],
     class_name: Option<&str>,
     pure: PurityOracle,
-) -> Result<Vec<Field>, String> {
+) -> Result<Vec<Field>, Sequential> {
     let wrapped = format!("class __PV {{ void __m() {{\n{stmt}\n}} }}");
     let mut p = tree_sitter::Parser::new();
     p.set_language(&tree_sitter_java::LANGUAGE.into())
         .expect("tree-sitter-java matches the tree-sitter version");
-    let tree = p.parse(&wrapped, None).ok_or("does not parse")?;
+    let tree = p.parse(&wrapped, None).ok_or(Sequential::DoesNotParse)?;
     let mut names = Names {
         site,
         fields,
@@ -201,7 +254,7 @@ pub fn check(
     for n in all {
         match n.kind() {
             "while_statement" | "for_statement" | "enhanced_for_statement" | "do_statement" => {
-                return Err("it holds a loop".into())
+                return Err(Sequential::Loop)
             }
             "object_creation_expression"
                 if n.parent().is_some_and(|p| p.kind() == "throw_statement") =>
@@ -209,15 +262,15 @@ pub fn check(
                 thrown_exception(src, n, &names, pure)?
             }
             "object_creation_expression" | "array_creation_expression" => {
-                return Err("it creates an object".into())
+                return Err(Sequential::CreatesObject)
             }
             "lambda_expression" | "method_reference" | "class_body"
                 if n.parent().is_some_and(|p| p.kind() != "class_declaration") =>
             {
-                return Err("it holds a lambda or a class".into())
+                return Err(Sequential::LambdaOrClass)
             }
             "synchronized_statement" | "try_statement" | "try_with_resources_statement" => {
-                return Err("it holds a try or synchronized block".into())
+                return Err(Sequential::TryOrSynchronized)
             }
             "method_invocation" => {
                 let name = n
@@ -230,7 +283,7 @@ pub fn check(
                     .unwrap_or(0);
                 let qualifier = receiver_type(src, n.child_by_field_name("object"), &names, pure)?;
                 if !pure.call_is_pure(Some(&qualifier), name, arity) {
-                    return Err(format!("it calls `{name}`, which may change state"));
+                    return Err(Sequential::ImpureCall(name.to_string()));
                 }
             }
             "field_access" => {
@@ -241,9 +294,7 @@ pub fn check(
             "identifier" if is_variable_read(n) => {
                 let id = text(src, n);
                 if !names.is_variable(id) && !pure.static_read_is_safe(id) {
-                    return Err(format!(
-                        "it reads `{id}`, which may initialise a class whose initialiser has effects"
-                    ));
+                    return Err(Sequential::StaticRead(id.to_string()));
                 }
             }
             "binary_expression"
@@ -284,7 +335,10 @@ pub fn check(
                         let id = text(src, target);
                         if let Some(l) = site.locals.iter().find(|l| l.name == id) {
                             if !is_value_type(&l.ty) {
-                                return Err(format!("it assigns `{id}` of type {}", l.ty));
+                                return Err(Sequential::AssignsReference {
+                                    name: id.to_string(),
+                                    ty: l.ty.clone(),
+                                });
                             }
                             continue;
                         }
@@ -294,14 +348,14 @@ pub fn check(
                         let obj = target.child_by_field_name("object").map(|o| text(src, o));
                         let own = obj == Some("this") || (obj.is_some() && obj == class_name);
                         if !own {
-                            return Err("it assigns a field of another object".into());
+                            return Err(Sequential::ForeignField);
                         }
                         target
                             .child_by_field_name("field")
                             .map(|f| text(src, f))
                             .unwrap_or("")
                     }
-                    _ => return Err("it assigns an array element or other location".into()),
+                    _ => return Err(Sequential::OtherTarget),
                 };
                 match fields.iter().find(|(f, _)| f.name == field) {
                     Some((f, false)) if is_value_type(&f.ty) => {
@@ -309,17 +363,20 @@ pub fn check(
                             assigned.push(f.clone());
                         }
                     }
-                    Some((f, true)) => return Err(format!("it assigns final field `{}`", f.name)),
+                    Some((f, true)) => return Err(Sequential::FinalField(f.name.clone())),
                     Some((f, _)) => {
-                        return Err(format!("it assigns `{}` of type {}", f.name, f.ty))
+                        return Err(Sequential::AssignsReference {
+                            name: f.name.clone(),
+                            ty: f.ty.clone(),
+                        })
                     }
-                    None => return Err(format!("it assigns `{field}`, not a field of this class")),
+                    None => return Err(Sequential::NotAField(field.to_string())),
                 }
             }
             "return_statement"
                 if n.named_child_count() > 0 && !is_value_type(&site.return_type) =>
             {
-                return Err(format!("it returns a {}", site.return_type));
+                return Err(Sequential::Returns(site.return_type.clone()));
             }
             _ => {}
         }
@@ -335,16 +392,14 @@ fn receiver_type(
     object: Option<Node>,
     names: &Names,
     pure: PurityOracle,
-) -> Result<String, String> {
+) -> Result<String, Sequential> {
     let enclosing = || names.class_name.unwrap_or("?").to_string();
     let Some(o) = object else {
         return Ok(enclosing());
     };
-    let class_ref = |class: &str| -> Result<String, String> {
+    let class_ref = |class: &str| -> Result<String, Sequential> {
         if Some(class) != names.class_name && !pure.init_is_safe(class) {
-            return Err(format!(
-                "it uses class `{class}`, whose initialiser has effects"
-            ));
+            return Err(Sequential::ClassInit(class.to_string()));
         }
         Ok(class.to_string())
     };
@@ -516,7 +571,7 @@ fn is_jdk_value_class(name: &str) -> bool {
 
 /// A value converted to a string (concatenation, `+=` on a string, an `assert` message, a
 /// one-argument exception constructor): its `toString()` must be pure and closed.
-fn to_string_is_pure(kind: &Kind, pure: PurityOracle) -> Result<(), String> {
+fn to_string_is_pure(kind: &Kind, pure: PurityOracle) -> Result<(), Sequential> {
     let ok = match kind {
         Kind::Value | Kind::String | Kind::Null | Kind::Jdk => true,
         Kind::Ref(ty) => pure.call_is_pure(Some(ty), "toString", 0),
@@ -525,18 +580,20 @@ fn to_string_is_pure(kind: &Kind, pure: PurityOracle) -> Result<(), String> {
     if ok {
         Ok(())
     } else {
-        Err(
-            "it converts a value to a string, which may call a `toString()` that changes state"
-                .into(),
-        )
+        Err(Sequential::ToString)
     }
 }
 
 /// `throw new X(...)`: constructing X (and initialising its class) must change no existing
 /// state. A one-argument constructor may convert its argument to a string (`Throwable(Throwable
 /// cause)` calls `cause.toString()`, `AssertionError(Object)` `String.valueOf`).
-fn thrown_exception(src: &str, n: Node, names: &Names, pure: PurityOracle) -> Result<(), String> {
-    let created = || Err("it creates an object".to_string());
+fn thrown_exception(
+    src: &str,
+    n: Node,
+    names: &Names,
+    pure: PurityOracle,
+) -> Result<(), Sequential> {
+    let created = || Err(Sequential::CreatesObject);
     let Some(ty) = n.child_by_field_name("type") else {
         return created();
     };
@@ -547,12 +604,10 @@ fn thrown_exception(src: &str, n: Node, names: &Names, pure: PurityOracle) -> Re
     let args = n.child_by_field_name("arguments");
     let arity = args.map(|a| a.named_child_count()).unwrap_or(0);
     if Some(name.as_str()) != names.class_name && !pure.init_is_safe(&name) {
-        return Err(format!(
-            "it uses class `{name}`, whose initialiser has effects"
-        ));
+        return Err(Sequential::ClassInit(name));
     }
     if !pure.call_is_pure(Some(&name), "<init>", arity) {
-        return Err(format!("it constructs `{name}`, which may change state"));
+        return Err(Sequential::ImpureConstructor(name));
     }
     if let Some(arg) = args.and_then(|a| a.named_child(0)).filter(|_| arity == 1) {
         to_string_is_pure(&kind_of(src, arg, names), pure)?;

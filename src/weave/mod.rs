@@ -64,7 +64,7 @@ pub struct Plan {
     pub excluded: Vec<Option<String>>,
     /// Per patch, once `enable_tree` ran: the fields it may assign when it can go through the
     /// state-transition tree, or why it runs sequentially.
-    pub tree: Vec<Result<Vec<eligible::Field>, String>>,
+    pub tree: Vec<Result<Vec<eligible::Field>, eligible::Sequential>>,
     /// The file's package (`""` for the default package).
     package: String,
     /// The simple name of the class declaring the enclosing method (set by `enable_tree`): static
@@ -109,20 +109,16 @@ impl Woven {
 
 /// Analyses the location and checks every patch; fails when the location itself cannot be woven.
 pub fn plan(src: &str, range: Range<usize>, patches: &[String]) -> Result<Plan, Unsupported> {
-    let tree = parser()
-        .parse(src, None)
-        .ok_or_else(|| Unsupported("tree-sitter could not parse the file".into()))?;
+    let tree = parser().parse(src, None).ok_or(Unsupported::Unparsed)?;
     if error_nodes(tree.root_node()) > 0 {
-        return Err(Unsupported(
-            "the original file does not parse cleanly".into(),
-        ));
+        return Err(Unsupported::SyntaxErrors);
     }
     let site = scope::analyse(src, tree.root_node(), range.clone())?;
     if site.target.start > range.start || range.end > site.target.end {
-        return Err(Unsupported(format!(
-            "the unpatched text (bytes {range:?}) reaches past the code it is part of (bytes {:?})",
-            site.target
-        )));
+        return Err(Unsupported::PastTarget {
+            range,
+            target: site.target,
+        });
     }
     let before = &src[site.target.start..range.start];
     let after = &src[range.end..site.target.end];
@@ -153,7 +149,7 @@ pub fn plan(src: &str, range: Range<usize>, patches: &[String]) -> Result<Plan, 
         })
         .map(|n| src[n.byte_range()].to_string())
         .unwrap_or_default();
-    let tree = vec![Err("deduplication is off".to_string()); patches.len()];
+    let tree = vec![Err(eligible::Sequential::DedupOff); patches.len()];
     Ok(Plan {
         src: src.to_string(),
         site,
@@ -283,7 +279,7 @@ impl Plan {
             .is_some_and(|c| !self.site.locals.iter().any(|l| &l.name == c));
         for i in 0..self.statements.len() {
             self.tree[i] = match &self.excluded[i] {
-                Some(why) => Err(format!("not woven: {why}")),
+                Some(why) => Err(eligible::Sequential::NotWoven(why.clone())),
                 None => eligible::check(
                     &self.statements[i],
                     &self.site,
@@ -292,10 +288,9 @@ impl Plan {
                     pure,
                 )
                 .and_then(|assigned| match assigned.iter().find(|f| f.is_static) {
-                    Some(f) if !nameable => Err(format!(
-                        "it assigns static field `{}` of a class that cannot be named here",
-                        f.name
-                    )),
+                    Some(f) if !nameable => {
+                        Err(eligible::Sequential::UnnameableStatic(f.name.clone()))
+                    }
                     _ => Ok(assigned),
                 }),
             };

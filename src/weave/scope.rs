@@ -9,13 +9,52 @@ use super::text;
 use std::ops::Range;
 use tree_sitter::Node;
 
-/// Why a location cannot be woven (its patches are then validated one by one).
+/// Why a location cannot be woven (its patches are then validated one by one); the message goes
+/// to `extra.fallback_reasons`.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct Unsupported(pub String);
-
-fn unsupported<T>(msg: impl Into<String>) -> Result<T, Unsupported> {
-    Err(Unsupported(msg.into()))
+pub enum Unsupported {
+    #[error("tree-sitter could not parse the file")]
+    Unparsed,
+    #[error("the original file does not parse cleanly")]
+    SyntaxErrors,
+    /// The unpatched text's bytes reach past those of the statements that hold it.
+    #[error(
+        "the unpatched text (bytes {range:?}) reaches past the code it is part of (bytes \
+         {target:?})"
+    )]
+    PastTarget {
+        range: Range<usize>,
+        target: Range<usize>,
+    },
+    #[error("the unpatched text is empty (insertion patches are validated one by one)")]
+    Insertion,
+    #[error("location not found in the parse tree")]
+    NotFound,
+    #[error("location is outside every statement")]
+    OutsideStatements,
+    #[error("the unpatched text covers no statement")]
+    NoStatement,
+    /// The unpatched text covers a node of this kind, which is not a statement.
+    #[error("the unpatched text covers a `{0}`, not only statements")]
+    NotStatement(String),
+    #[error("the unpatched text is not inside a statement of a method body")]
+    NotInStatement,
+    #[error("the location declares a local variable")]
+    Declaration,
+    #[error("the location is a super(...)/this(...) call")]
+    ConstructorCall,
+    #[error("the location is not inside a method or constructor")]
+    NoMethod,
+    #[error("the location is inside a lambda expression")]
+    Lambda,
+    #[error("the location is inside a compact record constructor")]
+    CompactConstructor,
+    #[error("the location is not inside a method or constructor body")]
+    NotInBody,
+    #[error("method without a parameter list")]
+    NoParameters,
+    #[error("method without a name")]
+    NoName,
 }
 
 /// An enclosing labelled statement.
@@ -123,18 +162,16 @@ fn is_statement(n: Node) -> bool {
 /// Finds the statement(s) covering `range` and analyses their surroundings.
 pub fn analyse(src: &str, root: Node, range: Range<usize>) -> Result<Site, Unsupported> {
     if range.is_empty() {
-        return unsupported(
-            "the unpatched text is empty (insertion patches are validated one by one)",
-        );
+        return Err(Unsupported::Insertion);
     }
     let mut n = root
         .named_descendant_for_byte_range(range.start, range.end)
-        .ok_or_else(|| Unsupported("location not found in the parse tree".into()))?;
+        .ok_or(Unsupported::NotFound)?;
     // Trim whitespace-only edges: the covering node must actually contain the range.
     while n.start_byte() > range.start || n.end_byte() < range.end {
         n = match n.parent() {
             Some(p) => p,
-            None => return unsupported("location is outside every statement"),
+            None => return Err(Unsupported::OutsideStatements),
         };
     }
     let (target, first, last) = if BLOCKS.contains(&n.kind())
@@ -150,13 +187,10 @@ pub fn analyse(src: &str, root: Node, range: Range<usize>) -> Result<Site, Unsup
             .filter(|c| c.end_byte() > range.start && c.start_byte() < range.end)
             .collect();
         let (Some(first), Some(last)) = (kids.first().copied(), kids.last().copied()) else {
-            return unsupported("the unpatched text covers no statement");
+            return Err(Unsupported::NoStatement);
         };
-        if kids.iter().any(|k| !is_statement(*k)) {
-            return unsupported(format!(
-                "the unpatched text covers a `{}`, not only statements",
-                kids.iter().find(|k| !is_statement(**k)).unwrap().kind()
-            ));
+        if let Some(k) = kids.iter().find(|k| !is_statement(**k)) {
+            return Err(Unsupported::NotStatement(k.kind().to_string()));
         }
         (first.start_byte()..last.end_byte(), first, last)
     } else {
@@ -164,19 +198,13 @@ pub fn analyse(src: &str, root: Node, range: Range<usize>) -> Result<Site, Unsup
         while !is_statement(s) {
             s = match s.parent() {
                 Some(p) => p,
-                None => {
-                    return unsupported(
-                        "the unpatched text is not inside a statement of a method body",
-                    )
-                }
+                None => return Err(Unsupported::NotInStatement),
             };
             if matches!(
                 s.kind(),
                 "class_body" | "interface_body" | "enum_body" | "program"
             ) {
-                return unsupported(
-                    "the unpatched text is not inside a statement of a method body",
-                );
+                return Err(Unsupported::NotInStatement);
             }
         }
         while let Some(p) = s.parent() {
@@ -191,10 +219,10 @@ pub fn analyse(src: &str, root: Node, range: Range<usize>) -> Result<Site, Unsup
     // Declarations cannot move into another method: later statements use them.
     for stmt in siblings_between(first, last) {
         if stmt.kind() == "local_variable_declaration" {
-            return unsupported("the location declares a local variable");
+            return Err(Unsupported::Declaration);
         }
         if stmt.kind() == "explicit_constructor_invocation" {
-            return unsupported("the location is a super(...)/this(...) call");
+            return Err(Unsupported::ConstructorCall);
         }
     }
     let braceless_parent = last
@@ -218,20 +246,14 @@ pub fn analyse(src: &str, root: Node, range: Range<usize>) -> Result<Site, Unsup
     let mut cur = first.parent();
     let method = loop {
         let Some(p) = cur else {
-            return unsupported("the location is not inside a method or constructor");
+            return Err(Unsupported::NoMethod);
         };
         match p.kind() {
-            "lambda_expression" => {
-                return unsupported("the location is inside a lambda expression")
-            }
+            "lambda_expression" => return Err(Unsupported::Lambda),
             "method_declaration" | "constructor_declaration" => break p,
-            "compact_constructor_declaration" => {
-                return unsupported("the location is inside a compact record constructor")
-            }
+            "compact_constructor_declaration" => return Err(Unsupported::CompactConstructor),
             "static_initializer" | "field_declaration" | "class_body" | "interface_body"
-            | "enum_body" | "program" => {
-                return unsupported("the location is not inside a method or constructor body")
-            }
+            | "enum_body" | "program" => return Err(Unsupported::NotInBody),
             "labeled_statement" => {
                 let name = p
                     .named_child(0)
@@ -269,7 +291,7 @@ pub fn analyse(src: &str, root: Node, range: Range<usize>) -> Result<Site, Unsup
     let is_constructor = method.kind() == "constructor_declaration";
     let params = method
         .child_by_field_name("parameters")
-        .ok_or_else(|| Unsupported("method without a parameter list".into()))?;
+        .ok_or(Unsupported::NoParameters)?;
     collect_params(src, params, &mut locals);
 
     let mut is_static = false;
@@ -300,7 +322,7 @@ pub fn analyse(src: &str, root: Node, range: Range<usize>) -> Result<Site, Unsup
         .unwrap_or_default();
     let name_node = method
         .child_by_field_name("name")
-        .ok_or_else(|| Unsupported("method without a name".into()))?;
+        .ok_or(Unsupported::NoName)?;
     let return_type = if is_constructor {
         "void".to_string()
     } else {
@@ -442,11 +464,11 @@ class A {
     #[test]
     fn statement_runs_and_unsupported_places() {
         let s = site(SRC, "z = 4;\n        int w;").unwrap_err();
-        assert!(s.0.contains("declares"), "{s}");
+        assert_eq!(s, Unsupported::Declaration);
         let s = site(SRC, "return x").unwrap();
         assert_eq!(&SRC[s.target.clone()], "return x;");
         assert!(s.last_in_block);
-        assert!(site(SRC, "q++;").unwrap_err().0.contains("lambda"));
+        assert_eq!(site(SRC, "q++;").unwrap_err(), Unsupported::Lambda);
         assert!(s.ends_method);
         assert!(site(SRC, "private int f").is_err());
         let c = site(SRC, "f = k;").unwrap();

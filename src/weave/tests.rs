@@ -199,14 +199,17 @@ fn terminal_stub_for_last_return() {
 fn unsupported_locations_are_reported() {
     let start = CALC.find("int sum = 0;").unwrap();
     let e = plan(CALC, start..start + 12, &["int sum = 1;".into()]).unwrap_err();
-    assert!(e.0.contains("declares"), "{e}");
+    assert_eq!(e, Unsupported::Declaration);
     let p = plan_for("sum += i;", &["int k = 1; sum += k;", "sum += i; // note"]);
     assert!(p.excluded[0].is_some() && p.excluded[1].is_some());
     // An unpatched text that takes the newline after its statement along (a manifest's way of
     // cutting) is a location that cannot be woven, not a panic.
     let start = CALC.find("return total;").unwrap();
     let e = plan(CALC, start..start + 14, &["return 0;\n".into()]).unwrap_err();
-    assert!(e.0.contains("reaches past"), "{e}");
+    assert!(
+        matches!(e, Unsupported::PastTarget { .. }) && e.to_string().contains("reaches past"),
+        "{e}"
+    );
 }
 
 const SNIPPETS: &str = r#"package p;

@@ -2,10 +2,34 @@
 //! `WORK/coverage.json`: which project methods (by class and name) each test executed, and which
 //! ran inside an enum's or interface's static initialiser (counted as executed by every test).
 
+use super::WorkDirError;
 use crate::protocol::{coverage, line};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
+use std::num::ParseIntError;
 use std::path::Path;
+
+/// Why the agent's coverage lines of a test run cannot be recorded ([`Coverage::absorb`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CoverageError {
+    #[error("coverage name line without an id: {0}")]
+    NameWithoutId(String),
+    /// A `name` line whose id is not a number.
+    #[error("bad coverage id: {line}")]
+    NameId { line: String, source: ParseIntError },
+    /// A `name` line for id `id` where the next id is `next`.
+    #[error("coverage names out of order: id {id} after {next} names")]
+    OutOfOrder { id: usize, next: usize },
+    #[error("unexpected coverage line: {0}")]
+    Unexpected(String),
+    #[error("no coverage line after the result")]
+    NoCoverage,
+    #[error("coverage id {0} has no name")]
+    Unnamed(u32),
+    /// An id of a `cov` or `global` list that is not a number.
+    #[error("bad coverage id `{id}`")]
+    Id { id: String, source: ParseIntError },
+}
 
 /// What init recorded. Method ids index `methods`; a member is `pkg/Outer$Inner.name` (internal
 /// class name, a dot, the method name; `<init>` and `<clinit>` included; overloads share one).
@@ -31,7 +55,7 @@ pub enum Reach {
 impl Coverage {
     /// Adds one covered test run's agent lines (`cov`, `global`, `name`) to the record; on an
     /// error the record is left as it was.
-    pub fn absorb(&mut self, test: &str, lines: &[String]) -> Result<(), String> {
+    pub fn absorb(&mut self, test: &str, lines: &[String]) -> Result<(), CoverageError> {
         let (mut covered, mut global, mut names) = (None, Vec::new(), Vec::new());
         for text in lines {
             let (kind, rest) = text
@@ -43,27 +67,28 @@ impl Coverage {
                 coverage::NAME => {
                     let (id, name) = rest
                         .split_once(line::SEPARATOR)
-                        .ok_or_else(|| format!("coverage name line without an id: {text}"))?;
-                    let id: usize = id.parse().map_err(|_| format!("bad coverage id: {text}"))?;
+                        .ok_or_else(|| CoverageError::NameWithoutId(text.clone()))?;
+                    let id: usize = id.parse().map_err(|source| CoverageError::NameId {
+                        line: text.clone(),
+                        source,
+                    })?;
                     let next = self.methods.len() + names.len();
                     if id != next {
-                        return Err(format!(
-                            "coverage names out of order: id {id} after {next} names"
-                        ));
+                        return Err(CoverageError::OutOfOrder { id, next });
                     }
                     names.push(name.to_string());
                 }
-                _ => return Err(format!("unexpected coverage line: {text}")),
+                _ => return Err(CoverageError::Unexpected(text.clone())),
             }
         }
-        let covered = covered.ok_or("no coverage line after the result")?;
+        let covered = covered.ok_or(CoverageError::NoCoverage)?;
         let known = self.methods.len() + names.len();
         if let Some(bad) = covered
             .iter()
             .chain(&global)
             .find(|&&i| i as usize >= known)
         {
-            return Err(format!("coverage id {bad} has no name"));
+            return Err(CoverageError::Unnamed(*bad));
         }
         self.methods.extend(names);
         self.global.extend(global);
@@ -153,21 +178,34 @@ impl Coverage {
     }
 
     /// The record at `path`; `Ok(None)` when init recorded none.
-    pub fn load(path: &Path) -> Result<Option<Coverage>, String> {
+    pub fn load(path: &Path) -> Result<Option<Coverage>, WorkDirError> {
         match std::fs::read(path) {
-            Ok(bytes) => serde_json::from_slice(&bytes)
-                .map(Some)
-                .map_err(|e| format!("{}: {e}", path.display())),
+            Ok(bytes) => {
+                serde_json::from_slice(&bytes)
+                    .map(Some)
+                    .map_err(|source| WorkDirError::Json {
+                        path: path.to_path_buf(),
+                        source,
+                    })
+            }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-            Err(e) => Err(format!("{}: {e}", path.display())),
+            Err(source) => Err(WorkDirError::Read {
+                path: path.to_path_buf(),
+                source,
+            }),
         }
     }
 }
 
-fn ids(list: &str) -> Result<Vec<u32>, String> {
+fn ids(list: &str) -> Result<Vec<u32>, CoverageError> {
     list.split(',')
         .filter(|s| !s.is_empty())
-        .map(|s| s.parse().map_err(|_| format!("bad coverage id `{s}`")))
+        .map(|s| {
+            s.parse().map_err(|source| CoverageError::Id {
+                id: s.to_string(),
+                source,
+            })
+        })
         .collect()
 }
 

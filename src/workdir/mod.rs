@@ -19,6 +19,18 @@ pub enum WorkDirError {
     },
     #[error("{path}: {why} (run `patchval init` again)")]
     Corrupt { path: PathBuf, why: String },
+    /// A record of the work dir that is there but cannot be read (`coverage.json`).
+    #[error("{path}: {source}")]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    /// A record of the work dir that is not the JSON it should be (`coverage.json`).
+    #[error("{path}: {source}")]
+    Json {
+        path: PathBuf,
+        source: serde_json::Error,
+    },
 }
 
 /// Per-test timeout for validation: 5 s + 1.5 × the baseline time (as in the paper).
