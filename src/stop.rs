@@ -18,8 +18,17 @@ static TERM_GRACEFUL: AtomicBool = AtomicBool::new(false);
 /// The active run's directory (`WORK/runs/NNNN`), if a run is under way.
 static ACTIVE: Mutex<Option<PathBuf>> = Mutex::new(None);
 
+/// Why the signal thread could not be installed.
+#[derive(Debug, thiserror::Error)]
+enum WatchError {
+    #[error("cannot watch SIGINT and SIGTERM: {0}")]
+    Signals(std::io::Error),
+    #[error("cannot start the signal thread: {0}")]
+    Thread(std::io::Error),
+}
+
 /// Whether the signal thread could be installed (once per process).
-static INSTALLED: OnceLock<Result<(), String>> = OnceLock::new();
+static INSTALLED: OnceLock<Result<(), WatchError>> = OnceLock::new();
 
 /// Marks a run as active while it lives.
 pub struct Active(());
@@ -36,8 +45,8 @@ impl Drop for Active {
 /// first time.
 pub fn watch(run_dir: &Path) -> Active {
     let installed = INSTALLED.get_or_init(|| {
-        let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM])
-            .map_err(|e| format!("cannot watch SIGINT and SIGTERM: {e}"))?;
+        let mut signals =
+            signal_hook::iterator::Signals::new([SIGINT, SIGTERM]).map_err(WatchError::Signals)?;
         std::thread::Builder::new()
             .name("signals".into())
             .spawn(move || {
@@ -46,7 +55,7 @@ pub fn watch(run_dir: &Path) -> Active {
                 }
             })
             .map(|_| ())
-            .map_err(|e| format!("cannot start the signal thread: {e}"))
+            .map_err(WatchError::Thread)
     });
     if let Err(why) = installed {
         tracing::warn!("{why}: a signal stops the run without a note in its record");

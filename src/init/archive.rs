@@ -4,24 +4,55 @@
 
 use crate::compile::{compile_classpath, CompileSetup};
 use crate::pool::protocol::Request;
-use crate::pool::spawn::{archive, fingerprint, stamp};
+use crate::pool::spawn::{archive, fingerprint, stamp, SpawnError};
 use crate::pool::WorkerConfig;
 use crate::protocol::{class, select};
 use crate::workdir::{State, WorkDir};
 use std::os::unix::process::CommandExt;
-use std::path::PathBuf;
-use std::process::{Command, Stdio};
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
+
+/// Why no class-data archive was made (the workers then run without one).
+#[derive(Debug, thiserror::Error)]
+pub enum ArchiveError {
+    #[error("{path}: {source}")]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error(transparent)]
+    Config(#[from] SpawnError),
+    #[error("a request field cannot be written one per line: {0:?}")]
+    Field(String),
+    #[error("cannot start {java}: {source}")]
+    Start {
+        java: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("waiting for the training JVM: {0}")]
+    Wait(std::io::Error),
+    #[error("the training JVM ran past {0}s")]
+    Timeout(u64),
+    #[error("the training JVM ended with {status} and no archive (see {log})")]
+    NoArchive { status: ExitStatus, log: PathBuf },
+}
+
+fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> ArchiveError + '_ {
+    move |source| ArchiveError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
 
 /// Makes the archive for the workers of `state` (after the baseline): the training JVM compiles
 /// the project's largest main source file as the schemata are compiled, and runs the first
 /// passing test of the baseline (under 2 s) in a fresh and in a warm loader.
-pub fn make(wd: &WorkDir, state: &State) -> Result<PathBuf, String> {
-    let config = crate::pool::spawn::config_without_archive(wd, &state.project, &state.tools, 0)
-        .map_err(|e| e.to_string())?;
+pub fn make(wd: &WorkDir, state: &State) -> Result<PathBuf, ArchiveError> {
+    let config = crate::pool::spawn::config_without_archive(wd, &state.project, &state.tools, 0)?;
     wd.copy_project(0, &state.project.root)
-        .map_err(|e| format!("{}: {e}", wd.worker_project(0).display()))?;
-    let agent_jar = crate::agent::extract(&wd.runtime()).map_err(|e| e.to_string())?;
+        .map_err(io_err(&wd.worker_project(0)))?;
+    let agent_jar = crate::agent::extract(&wd.runtime()).map_err(io_err(&wd.runtime()))?;
     let mut requests = Vec::new();
     let largest = crate::project::javac::sources(&state.project.source_dirs)
         .into_iter()
@@ -34,9 +65,9 @@ pub fn make(wd: &WorkDir, state: &State) -> Result<PathBuf, String> {
             .join(file.file_name().unwrap_or_default());
         let overlay = scratch.join("classes");
         for d in [source.parent().unwrap_or(&scratch), &overlay] {
-            std::fs::create_dir_all(d).map_err(|e| format!("{}: {e}", d.display()))?;
+            std::fs::create_dir_all(d).map_err(io_err(d))?;
         }
-        std::fs::copy(&file, &source).map_err(|e| format!("{}: {e}", file.display()))?;
+        std::fs::copy(&file, &source).map_err(io_err(&file))?;
         let setup = CompileSetup {
             source: source.clone(),
             overlay,
@@ -71,7 +102,7 @@ pub fn train(
     config: &WorkerConfig,
     requests: &[Request],
     limit: Duration,
-) -> Result<PathBuf, String> {
+) -> Result<PathBuf, ArchiveError> {
     let dir = wd.runtime();
     let path = archive(wd);
     let _ = std::fs::remove_file(stamp(wd));
@@ -81,20 +112,18 @@ pub fn train(
     for r in requests {
         for field in r.agent_args() {
             if field.is_empty() || field.contains('\n') {
-                return Err(format!(
-                    "a request field cannot be written one per line: {field:?}"
-                ));
+                return Err(ArchiveError::Field(field));
             }
             text.push_str(&field);
             text.push('\n');
         }
         text.push('\n');
     }
-    std::fs::write(&listing, text).map_err(|e| format!("{}: {e}", listing.display()))?;
+    std::fs::write(&listing, text).map_err(io_err(&listing))?;
     let partial = dir.join(format!(".worker.jsa.{}", std::process::id()));
     let _ = std::fs::remove_file(&partial);
-    let log = std::fs::File::create(wd.logs().join("cds-train.log"))
-        .map_err(|e| format!("{}: {e}", wd.logs().join("cds-train.log").display()))?;
+    let log_path = wd.logs().join("cds-train.log");
+    let log = std::fs::File::create(&log_path).map_err(io_err(&log_path))?;
     let mut child = Command::new(config.java_home.join("bin/java"))
         .args(&config.jvm_options)
         .arg(format!("-XX:ArchiveClassesAtExit={}", partial.display()))
@@ -104,15 +133,13 @@ pub fn train(
         .arg(&listing)
         .current_dir(&config.cwd)
         .stdin(Stdio::null())
-        .stdout(log.try_clone().map_err(|e| e.to_string())?)
+        .stdout(log.try_clone().map_err(io_err(&log_path))?)
         .stderr(log)
         .process_group(0)
         .spawn()
-        .map_err(|e| {
-            format!(
-                "cannot start {}: {e}",
-                config.java_home.join("bin/java").display()
-            )
+        .map_err(|source| ArchiveError::Start {
+            java: config.java_home.join("bin/java"),
+            source,
         })?;
     let started = Instant::now();
     let status = loop {
@@ -124,20 +151,20 @@ pub fn train(
                 unsafe { libc::kill(-(child.id() as i32), libc::SIGKILL) };
                 let _ = child.wait();
                 let _ = std::fs::remove_file(&partial);
-                return Err(format!("the training JVM ran past {}s", limit.as_secs()));
+                return Err(ArchiveError::Timeout(limit.as_secs()));
             }
-            Err(e) => return Err(e.to_string()),
+            Err(e) => return Err(ArchiveError::Wait(e)),
         }
     };
     if !status.success() || !partial.is_file() {
         let _ = std::fs::remove_file(&partial);
-        return Err(format!(
-            "the training JVM ended with {status} and no archive (see {})",
-            wd.logs().join("cds-train.log").display()
-        ));
+        return Err(ArchiveError::NoArchive {
+            status,
+            log: log_path,
+        });
     }
-    std::fs::rename(&partial, &path).map_err(|e| format!("{}: {e}", path.display()))?;
+    std::fs::rename(&partial, &path).map_err(io_err(&path))?;
     let made_for = fingerprint(&config.java_home, &config.class_path, &config.jvm_options);
-    std::fs::write(stamp(wd), made_for).map_err(|e| format!("{}: {e}", stamp(wd).display()))?;
+    std::fs::write(stamp(wd), made_for).map_err(io_err(&stamp(wd)))?;
     Ok(path)
 }

@@ -47,12 +47,27 @@ pub enum PoolError {
     Agent(String),
 }
 
+/// A line from a worker's stdout that is not a response.
+#[derive(Debug, thiserror::Error)]
+pub enum LineError {
+    #[error("bad response `{line}`: {source}")]
+    NotAResponse {
+        line: String,
+        source: serde_json::Error,
+    },
+    #[error("{0}")]
+    Read(std::io::Error),
+}
+
+/// What the reader thread hands on for each line of a worker's stdout.
+type Line = Result<Response, LineError>;
+
 /// One live worker process.
 pub struct Worker {
     config: WorkerConfig,
     child: Child,
     stdin: ChildStdin,
-    rx: Receiver<Result<Response, String>>,
+    rx: Receiver<Line>,
     /// JVM starts by this handle so far (1 + restarts).
     pub jvm_starts: u32,
     /// Time the last JVM start took.
@@ -76,15 +91,7 @@ impl Worker {
     #[allow(clippy::type_complexity)]
     fn launch(
         config: &WorkerConfig,
-    ) -> Result<
-        (
-            Child,
-            ChildStdin,
-            Receiver<Result<Response, String>>,
-            Duration,
-        ),
-        PoolError,
-    > {
+    ) -> Result<(Child, ChildStdin, Receiver<Line>, Duration), PoolError> {
         let t = Instant::now();
         std::fs::create_dir_all(&config.cwd).map_err(|e| PoolError::Spawn(e.to_string()))?;
         if let Some(dir) = config.log.parent() {
@@ -118,9 +125,9 @@ impl Worker {
         std::thread::spawn(move || {
             for line in BufReader::new(stdout).lines() {
                 let msg = match line {
-                    Ok(l) => serde_json::from_str::<Response>(&l)
-                        .map_err(|e| format!("bad response `{l}`: {e}")),
-                    Err(e) => Err(e.to_string()),
+                    Ok(line) => serde_json::from_str::<Response>(&line)
+                        .map_err(|source| LineError::NotAResponse { line, source }),
+                    Err(e) => Err(LineError::Read(e)),
                 };
                 if tx.send(msg).is_err() {
                     break;
@@ -136,7 +143,7 @@ impl Worker {
             }
             Ok(Err(e)) => {
                 kill_group(&mut w.0);
-                Err(PoolError::Spawn(e))
+                Err(PoolError::Spawn(e.to_string()))
             }
             Err(_) => {
                 kill_group(&mut w.0);
@@ -201,7 +208,7 @@ impl Worker {
                 },
                 Ok(Err(e)) => {
                     self.restart()?;
-                    Err(PoolError::Protocol(e))
+                    Err(PoolError::Protocol(e.to_string()))
                 }
                 Err(RecvTimeoutError::Timeout) => {
                     self.restart()?;

@@ -25,6 +25,12 @@ pub enum SpawnError {
     Pool(#[from] PoolError),
 }
 
+/// A worker thread's worker would not start (kept for the thread's life, and shared by every set
+/// that asks for it).
+#[derive(Debug, Clone, thiserror::Error)]
+#[error("cannot start a worker: {0}")]
+pub struct NoWorker(pub std::sync::Arc<SpawnError>);
+
 fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> SpawnError + '_ {
     move |source| SpawnError::Io {
         path: path.to_path_buf(),

@@ -49,7 +49,10 @@ fn facts() -> Facts {
     toml::from_str(FACTS).expect("defects4j/projects.toml is valid (checked by a unit test)")
 }
 
-fn read_properties(path: &Path) -> Result<HashMap<String, String>, ProjectError> {
+/// A Java properties file's keys and values.
+type Properties = HashMap<String, String>;
+
+fn read_properties(path: &Path) -> Result<Properties, ProjectError> {
     let file = std::fs::File::open(path).map_err(super::io_err(path))?;
     java_properties::read(std::io::BufReader::new(file)).map_err(|e| ProjectError::Config {
         path: path.to_path_buf(),

@@ -171,7 +171,7 @@ fn confirm_failures(
                 Ok(b) => *b,
                 Err(why) => {
                     tracing::warn!("{why}");
-                    confirmed.push((patches, TestResult::Error(why.clone()), took));
+                    confirmed.push((patches, TestResult::Error(why.to_string()), took));
                     continue;
                 }
             };

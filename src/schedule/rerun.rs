@@ -120,6 +120,18 @@ pub fn run_test(
     result
 }
 
+/// The unpatched program ran past its allowance too: the machine is too slow to tell a timeout
+/// from load.
+#[derive(Debug, Clone, thiserror::Error)]
+#[error(
+    "{test}: the unpatched program ran past {allowed_ms} ms on this test too: the machine is too \
+     slow to tell a timeout from load"
+)]
+pub struct TooSlow {
+    pub test: String,
+    pub allowed_ms: u128,
+}
+
 /// Measures how slow the machine is for `test` right now, before a timeout of it is confirmed:
 /// the test runs once on the unpatched program (`unpatched` class path, no patch selected), which
 /// also warms the JVM the timeout restarted as the tests before it had in the baseline, and the
@@ -130,19 +142,17 @@ pub fn measure(
     unpatched: &[String],
     test: &TestRecord,
     telemetry: &mut Telemetry,
-) -> Result<Budget, String> {
+) -> Result<Budget, TooSlow> {
     let allowance = Budget::for_unpatched(test.timeout_ms);
     telemetry.rounds += 1;
     let unpatched_ms = match request(worker, unpatched, test, select::NONE, allowance) {
         Ok((_, ms)) => Some(ms),
         Err(PoolError::Timeout(_)) => {
             telemetry.sequential_timeouts += 1;
-            return Err(format!(
-                "{}: the unpatched program ran past {} ms on this test too: the machine is too \
-                 slow to tell a timeout from load",
-                test.id,
-                allowance.as_millis()
-            ));
+            return Err(TooSlow {
+                test: test.id.to_string(),
+                allowed_ms: allowance.as_millis(),
+            });
         }
         Err(e) => {
             tracing::warn!("{}: timing the unpatched program: {e}", test.id);

@@ -19,6 +19,15 @@ const CHUNKS_PER_WORKER: usize = 8;
 /// What `execute` returns.
 pub type Executed = (BTreeMap<usize, Outcome>, Telemetry);
 
+/// Why a helper could not run a chunk (the set's own worker runs it instead).
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum HelpError {
+    #[error(transparent)]
+    NoWorker(#[from] crate::pool::spawn::NoWorker),
+    #[error("this technique does not run other sets' tests")]
+    Unsupported,
+}
+
 /// One chunk of a set's tests, posted for a helper.
 pub struct Job {
     pub classpath: Vec<String>,
@@ -27,7 +36,7 @@ pub struct Job {
     pub tree: Vec<usize>,
     pub mode: Mode,
     /// The helper's result, or why it could not run the chunk (its worker would not start).
-    finished: Mutex<Option<Box<Result<Executed, String>>>>,
+    finished: Mutex<Option<Box<Result<Executed, HelpError>>>>,
     done: Condvar,
 }
 
@@ -56,7 +65,7 @@ impl Job {
     }
 
     /// Hands back what a helper made of the chunk.
-    pub fn finish(&self, result: Result<Executed, String>) {
+    pub fn finish(&self, result: Result<Executed, HelpError>) {
         *self.finished.lock().expect("job lock") = Some(Box::new(result));
         self.done.notify_all();
     }
@@ -382,7 +391,7 @@ fn continue_with(outcomes: &mut BTreeMap<usize, Outcome>, later: BTreeMap<usize,
 }
 
 /// Waits until a helper has finished `job`.
-fn wait(job: &Job) -> Result<Executed, String> {
+fn wait(job: &Job) -> Result<Executed, HelpError> {
     let mut finished = job.finished.lock().expect("job lock");
     loop {
         if let Some(r) = finished.take() {

@@ -7,7 +7,7 @@ use super::validation::{SetValidation, Slot};
 use super::{unusable, RunContext, Sink, Technique};
 use crate::model::{Outcome, PatchSet, Phase, SetResult, Verdict};
 use crate::pool::Worker;
-use crate::schedule::share::{Executed, Job};
+use crate::schedule::share::{Executed, HelpError, Job};
 use std::path::Path;
 use std::time::Instant;
 
@@ -35,7 +35,7 @@ impl Technique for Fallback {
         let id = self.slot.id;
         let worker = match self.slot.worker(ctx) {
             Ok(w) => w,
-            Err(why) => return unusable(path, set.patches.len(), why),
+            Err(why) => return unusable(path, set.patches.len(), why.to_string()),
         };
         let mut v = SetValidation::new(ctx, worker, id, path, set, sink);
         let why = "validated one by one (--technique fallback)".to_string();
@@ -45,7 +45,7 @@ impl Technique for Fallback {
         v.finish(worker, path, set, "fallback")
     }
 
-    fn help(&mut self, ctx: &RunContext, job: &Job) -> Result<Executed, String> {
+    fn help(&mut self, ctx: &RunContext, job: &Job) -> Result<Executed, HelpError> {
         Ok(job.run(self.slot.worker(ctx)?))
     }
 

@@ -18,7 +18,7 @@ mod validation;
 use crate::compile::CompileSetup;
 use crate::model::{Extra, Outcome, PatchSet, Phase, SetResult, Verdict};
 use crate::patchset;
-use crate::schedule::share::{Executed, Helpers, Job};
+use crate::schedule::share::{Executed, HelpError, Helpers, Job};
 use crate::workdir::coverage::Coverage;
 use crate::workdir::{State, TestRecord, WorkDir};
 use std::path::{Path, PathBuf};
@@ -146,8 +146,8 @@ pub trait Technique: Send {
 
     /// Runs a chunk of another set's tests (`schedule::share`), when this technique's workers
     /// can; `Err` says why not.
-    fn help(&mut self, _ctx: &RunContext, _job: &Job) -> Result<Executed, String> {
-        Err("this technique does not run other sets' tests".into())
+    fn help(&mut self, _ctx: &RunContext, _job: &Job) -> Result<Executed, HelpError> {
+        Err(HelpError::Unsupported)
     }
 
     /// Starts what the technique keeps between sets (a worker and its JVM) before the first set.

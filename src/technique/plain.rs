@@ -19,11 +19,19 @@ use std::process::{Command, Stdio};
 use std::sync::mpsc::RecvTimeoutError;
 use std::time::{Duration, Instant};
 
+/// The thread's copy of the project could not be made.
+#[derive(Debug, thiserror::Error)]
+#[error("{path}: {source}")]
+pub struct CopyError {
+    pub path: std::path::PathBuf,
+    pub source: std::io::Error,
+}
+
 /// Plain validation on one worker thread, in the thread's copy of the project (made the first
 /// time it is needed, once per run, as the schemata's workers' are).
 pub struct Plain {
     id: usize,
-    copied: Option<Result<(), String>>,
+    copied: Option<Result<(), CopyError>>,
 }
 
 impl Plain {
@@ -45,7 +53,10 @@ impl Technique for Plain {
             ctx.wd
                 .copy_project(id, &ctx.state.project.root)
                 .map(|_| ())
-                .map_err(|e| format!("{}: {e}", ctx.wd.worker_project(id).display()))
+                .map_err(|source| CopyError {
+                    path: ctx.wd.worker_project(id),
+                    source,
+                })
         });
         match copied {
             Ok(()) => plain(ctx, id, path, set, sink),

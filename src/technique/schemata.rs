@@ -9,7 +9,7 @@ use super::{unusable, RunContext, Sink, Technique};
 use crate::compile::compile_schemata;
 use crate::model::{Extra, Outcome, PatchSet, Phase, SetResult, Verdict};
 use crate::pool::Worker;
-use crate::schedule::share::{Executed, Job};
+use crate::schedule::share::{Executed, HelpError, Job};
 use crate::weave;
 use std::path::Path;
 use std::time::Instant;
@@ -38,7 +38,7 @@ impl Technique for Schemata {
         let id = self.slot.id;
         let worker = match self.slot.worker(ctx) {
             Ok(w) => w,
-            Err(why) => return unusable(path, set.patches.len(), why),
+            Err(why) => return unusable(path, set.patches.len(), why.to_string()),
         };
         let mut v = SetValidation::new(ctx, worker, id, path, set, sink);
         crate::progress::phase("weaving");
@@ -71,7 +71,7 @@ impl Technique for Schemata {
         v.finish(worker, path, set, technique)
     }
 
-    fn help(&mut self, ctx: &RunContext, job: &Job) -> Result<Executed, String> {
+    fn help(&mut self, ctx: &RunContext, job: &Job) -> Result<Executed, HelpError> {
         Ok(job.run(self.slot.worker(ctx)?))
     }
 

@@ -5,6 +5,7 @@
 
 use super::{RunContext, Sink};
 use crate::model::{Extra, Outcome, PatchSet, Phase, SetResult, Verdict};
+use crate::pool::spawn::NoWorker;
 use crate::pool::Worker;
 use crate::schedule::select::{select, Selection};
 use crate::schedule::share::execute_shared;
@@ -17,7 +18,7 @@ use std::time::Instant;
 /// thread's life (or why it would not start).
 pub(super) struct Slot {
     pub id: usize,
-    worker: Option<Result<Worker, String>>,
+    worker: Option<Result<Worker, NoWorker>>,
 }
 
 impl Slot {
@@ -26,18 +27,17 @@ impl Slot {
     }
 
     /// The thread's worker, started now if it is not yet.
-    pub fn worker(&mut self, ctx: &RunContext) -> Result<&mut Worker, String> {
+    pub fn worker(&mut self, ctx: &RunContext) -> Result<&mut Worker, NoWorker> {
         let id = self.id;
         let w = self.worker.get_or_insert_with(|| {
             let t = Instant::now();
             let w =
                 crate::pool::spawn::spawn_worker(ctx.wd, &ctx.state.project, &ctx.state.tools, id)
-                    .map_err(|e| e.to_string());
+                    .map_err(|e| NoWorker(std::sync::Arc::new(e)));
             tracing::debug!("worker {id} started in {:.2} s", t.elapsed().as_secs_f64());
             w
         });
-        w.as_mut()
-            .map_err(|e| format!("cannot start a worker: {e}"))
+        w.as_mut().map_err(|e| e.clone())
     }
 
     /// Drops the worker (the next set starts a fresh one).

@@ -15,30 +15,49 @@ use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
+/// Why the worker loop ended before the parent closed its stdin.
+#[derive(Debug, thiserror::Error)]
+pub enum WorkerError {
+    #[error("cannot redirect stdout")]
+    Redirect,
+    #[error(transparent)]
+    Jvm(#[from] jvm::JvmError),
+    #[error("writing to the parent: {0}")]
+    Send(std::io::Error),
+    #[error("a response that cannot be written as JSON: {0}")]
+    Encode(serde_json::Error),
+    #[error("reading from the parent: {0}")]
+    Receive(std::io::Error),
+}
+
 /// The protocol's end of the pipe to the parent: whole JSON lines, from the request loop and from
 /// the natives of a running test alike.
 #[derive(Clone)]
 struct Protocol(Arc<Mutex<std::io::BufWriter<std::fs::File>>>);
 
 impl Protocol {
-    fn send(&self, r: &Response) -> Result<(), String> {
-        let line = serde_json::to_string(r).map_err(|e| e.to_string())?;
+    fn send(&self, r: &Response) -> Result<(), WorkerError> {
+        let line = serde_json::to_string(r).map_err(WorkerError::Encode)?;
         let mut out = self.0.lock().unwrap_or_else(|e| e.into_inner());
         writeln!(out, "{line}")
             .and_then(|_| out.flush())
-            .map_err(|e| e.to_string())
+            .map_err(WorkerError::Send)
     }
 }
 
 /// Runs the worker loop until the parent closes stdin. Returns an error message if the JVM could not start.
-pub fn serve(java_home: &Path, class_path: &str, jvm_options: &[String]) -> Result<(), String> {
+pub fn serve(
+    java_home: &Path,
+    class_path: &str,
+    jvm_options: &[String],
+) -> Result<(), WorkerError> {
     exit_with_parent();
     // Keep the protocol on a private copy of stdout; anything the tests print goes to stderr.
     // SAFETY: plain fd juggling on fds this process owns.
     let proto_fd = unsafe {
         let fd = libc::dup(1);
         if fd < 0 || libc::dup2(2, 1) < 0 {
-            return Err("cannot redirect stdout".into());
+            return Err(WorkerError::Redirect);
         }
         fd
     };
@@ -67,7 +86,7 @@ pub fn serve(java_home: &Path, class_path: &str, jvm_options: &[String]) -> Resu
         Ok(j) => j,
         Err(e) => {
             let _ = send(&failure(e.to_string()));
-            return Err(e.to_string());
+            return Err(e.into());
         }
     };
     // Tests that call System.exit fail instead of ending the worker (best effort on newer JDKs).
@@ -85,7 +104,7 @@ pub fn serve(java_home: &Path, class_path: &str, jvm_options: &[String]) -> Resu
     let mut injection = Injection::from_env();
     let stdin = std::io::stdin();
     for line in stdin.lock().lines() {
-        let line = line.map_err(|e| e.to_string())?;
+        let line = line.map_err(WorkerError::Receive)?;
         if line.trim().is_empty() {
             continue;
         }
@@ -125,7 +144,7 @@ pub fn serve(java_home: &Path, class_path: &str, jvm_options: &[String]) -> Resu
 
 /// Fails the current request the way `PATCHVAL_FAULT` asked (see `worker::fault`); returns when
 /// the request should then be served as usual.
-fn inject(kind: Kind, out: &Protocol) -> Result<(), String> {
+fn inject(kind: Kind, out: &Protocol) -> Result<(), WorkerError> {
     match kind {
         Kind::Sigkill => {
             // SAFETY: signalling this very process.
@@ -141,7 +160,7 @@ fn inject(kind: Kind, out: &Protocol) -> Result<(), String> {
                 "patchval fault injection: this line is not a response {{"
             )
             .and_then(|_| w.flush())
-            .map_err(|e| e.to_string())
+            .map_err(WorkerError::Send)
         }
         Kind::Slow => loop {
             // Until the parent's timeout kills this worker.
@@ -192,8 +211,8 @@ fn run_tree(
     args: &[String],
     patches: Vec<u32>,
     budget: std::time::Duration,
-    send: &mut impl FnMut(&Response) -> Result<(), String>,
-) -> Result<Response, String> {
+    send: &mut impl FnMut(&Response) -> Result<(), WorkerError>,
+) -> Result<Response, WorkerError> {
     let started = Instant::now();
     session::tree(patches, budget);
     let mut unstable = String::new();

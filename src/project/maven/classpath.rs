@@ -240,6 +240,27 @@ fn synthetic_pom(models: &[Model], reactor: &HashSet<(String, String)>) -> Strin
     )
 }
 
+/// Why `mvn dependency:build-classpath` gave no class path.
+#[derive(Debug, thiserror::Error)]
+pub enum MvnError {
+    #[error("{path}: {source}")]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("cannot run {mvn}: {source}")]
+    Start {
+        mvn: PathBuf,
+        source: std::io::Error,
+    },
+    /// mvn ended without success; its first ERROR lines.
+    #[error("{status}: {errors}")]
+    Failed {
+        status: std::process::ExitStatus,
+        errors: String,
+    },
+}
+
 /// `mvn -o dependency:build-classpath` on the project (a multi-module project through a
 /// synthetic pom of its external dependencies).
 pub(super) fn run_mvn(
@@ -249,13 +270,17 @@ pub(super) fn run_mvn(
     reactor: &HashSet<(String, String)>,
     repo_flag: Option<&Path>,
     repo: Option<&Path>,
-) -> Result<Vec<PathBuf>, String> {
-    let tmp = tempfile::tempdir().map_err(|e| e.to_string())?;
+) -> Result<Vec<PathBuf>, MvnError> {
+    let tmp = tempfile::tempdir().map_err(|source| MvnError::Io {
+        path: std::env::temp_dir(),
+        source,
+    })?;
     let out = tmp.path().join("cp.txt");
     let mut cmd = Command::new(mvn);
     if models.len() > 1 {
-        std::fs::write(tmp.path().join("pom.xml"), synthetic_pom(models, reactor))
-            .map_err(|e| e.to_string())?;
+        let pom = tmp.path().join("pom.xml");
+        std::fs::write(&pom, synthetic_pom(models, reactor))
+            .map_err(|source| MvnError::Io { path: pom, source })?;
         cmd.current_dir(tmp.path());
     } else {
         cmd.current_dir(root);
@@ -273,9 +298,10 @@ pub(super) fn run_mvn(
         cmd.arg(format!("-Dmaven.repo.local={}", r.display()));
     }
     tracing::info!("running {cmd:?}");
-    let res = cmd
-        .output()
-        .map_err(|e| format!("cannot run {}: {e}", mvn.display()))?;
+    let res = cmd.output().map_err(|source| MvnError::Start {
+        mvn: mvn.to_path_buf(),
+        source,
+    })?;
     if !res.status.success() {
         let all = String::from_utf8_lossy(&res.stdout).into_owned()
             + &String::from_utf8_lossy(&res.stderr);
@@ -293,7 +319,10 @@ pub(super) fn run_mvn(
             .filter(|l| l.contains("ERROR"))
             .take(3)
             .collect();
-        return Err(format!("{}: {}", res.status, errs.join(" / ")));
+        return Err(MvnError::Failed {
+            status: res.status,
+            errors: errs.join(" / "),
+        });
     }
     let text = std::fs::read_to_string(&out).unwrap_or_default();
     Ok(text
