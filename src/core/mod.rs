@@ -6,9 +6,14 @@
 //! be cancelled, and on `close` ends the workers. Records (`WORK/runs/NNNN/`), resume keys and
 //! progress are written here and nowhere else.
 
+mod memory;
+mod stream;
 mod threads;
 
-use crate::model::{Outcome, PatchSet, SetResult, Technique, Verdict};
+use stream::Submitted;
+pub use stream::{Event, Next, Submission};
+
+use crate::model::{SetResult, Technique, Verdict};
 use crate::patchset::inputs::{self, Format};
 use crate::progress::Progress;
 use crate::records::{self, Reporter, Reusable, RunRecord};
@@ -19,7 +24,7 @@ use crate::workdir::{State, TestRecord, WorkDir, WorkDirError};
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc::{Receiver, Sender};
+
 use std::sync::{Arc, Mutex};
 
 /// How a validator validates.
@@ -123,24 +128,6 @@ pub struct Plan {
     pub unreadable: Vec<crate::patchset::Unreadable>,
 }
 
-/// What a submission's stream carries.
-#[derive(Debug, Clone)]
-pub enum Event {
-    /// A patch's outcome, the moment it is decided (before its set is done); set results carry
-    /// every outcome again.
-    Decided {
-        set: PathBuf,
-        patch: usize,
-        name: Option<String>,
-        outcome: Outcome,
-    },
-    /// A set is done: its result, decided now or reused from an earlier run (`resumed_from`).
-    Done {
-        result: Box<SetResult>,
-        resumed_from: Option<String>,
-    },
-}
-
 /// What a validator did over its life, for `run.json` and the front ends.
 #[derive(Debug, Default, Clone)]
 pub struct Totals {
@@ -156,94 +143,6 @@ pub struct Totals {
     /// Sets taken back from the queue by a cancelled submission.
     pub not_validated: usize,
     pub verdicts: BTreeMap<char, usize>,
-}
-
-/// One submission: the stream of its events, ending when every set is done or cancelled.
-pub struct Submission {
-    /// Behind a lock so that a submission can be shared between threads (one reads its
-    /// events, another may cancel it).
-    events: Mutex<Receiver<Event>>,
-    cancelled: Arc<AtomicBool>,
-    id: usize,
-    sets: usize,
-    shared: Arc<Shared>,
-}
-
-impl Submission {
-    /// The sets this submission holds (inputs that could not be read included).
-    pub fn sets(&self) -> usize {
-        self.sets
-    }
-
-    /// The next event; `None` when the submission is over.
-    pub fn next(&self, timeout: std::time::Duration) -> Next {
-        let events = self.events.lock().unwrap_or_else(|e| e.into_inner());
-        match events.recv_timeout(timeout) {
-            Ok(e) => Next::Event(Box::new(e)),
-            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => Next::Waiting,
-            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => Next::Over,
-        }
-    }
-
-    /// Cancels the submission: its sets still queued are not validated (returned: how many);
-    /// those in flight finish and are written.
-    pub fn cancel(&self) -> usize {
-        self.cancelled.store(true, Ordering::SeqCst);
-        let id = self.id;
-        let drained = self.shared.board.drain_sets(|job| job.submission.id == id);
-        let n = drained.len();
-        self.shared.lock_record().totals.not_validated += n;
-        n
-    }
-
-    /// Waits for every set and returns the results in the order they were done; at the first
-    /// SIGINT (`stop`) the sets still queued are cancelled.
-    pub fn wait(self) -> Vec<SetResult> {
-        let mut out = Vec::new();
-        let mut cancelled = false;
-        loop {
-            if !cancelled && crate::stop::requested() {
-                self.cancel();
-                cancelled = true;
-            }
-            match self.next(std::time::Duration::from_millis(200)) {
-                Next::Event(e) => {
-                    if let Event::Done { result, .. } = *e {
-                        out.push(*result);
-                    }
-                }
-                Next::Waiting => {}
-                Next::Over => return out,
-            }
-        }
-    }
-}
-
-/// What [`Submission::next`] gives.
-pub enum Next {
-    Event(Box<Event>),
-    /// Nothing yet.
-    Waiting,
-    /// Every set is done or cancelled.
-    Over,
-}
-
-/// A submission as its sets' jobs hold it: the stream's sender goes when the last job does.
-struct Submitted {
-    id: usize,
-    events: Mutex<Sender<Event>>,
-    cancelled: Arc<AtomicBool>,
-}
-
-impl Submitted {
-    fn send(&self, e: Event) {
-        // A front end that stopped listening loses nothing the records do not keep.
-        let _ = self
-            .events
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .send(e);
-    }
 }
 
 /// One set file waiting for a worker thread.
@@ -552,93 +451,6 @@ impl Validator {
             .map(|(p, _)| p.path)
             .collect();
         Ok(self.queue(mine, done))
-    }
-
-    /// Submits sets held in memory: each is written to `WORK/inputs/submitted/` (named by its
-    /// content, so `--resume` finds it again) and validated like a file.
-    pub fn submit_sets(&self, sets: &[PatchSet]) -> Result<Submission, CoreError> {
-        let dir = self.shared.wd.inputs().join("submitted");
-        std::fs::create_dir_all(&dir).map_err(io_err(&dir))?;
-        let mut paths = Vec::new();
-        for set in sets {
-            let text = serde_json::to_string_pretty(set).map_err(|e| CoreError::Io {
-                path: dir.clone(),
-                source: e.into(),
-            })?;
-            let hash = crate::model::fnv(text.bytes(), crate::model::FNV_START);
-            let path = dir.join(format!(
-                "{}-{hash:016x}.json",
-                crate::patchset::stem(Path::new(&set.filename))
-            ));
-            std::fs::write(&path, text).map_err(io_err(&path))?;
-            paths.push(path);
-        }
-        Ok(self.queue(paths, Vec::new()))
-    }
-
-    /// Submits single patches given as unified diffs in memory, `(name, diff)` each: each is
-    /// written to `WORK/inputs/submitted/` and read as `submit` reads a `.diff` file, grouped
-    /// into sets by location with the others.
-    pub fn submit_diffs(&self, diffs: &[(String, String)]) -> Result<Submission, CoreError> {
-        let dir = self.shared.wd.inputs().join("submitted");
-        std::fs::create_dir_all(&dir).map_err(io_err(&dir))?;
-        let mut args = Vec::new();
-        for (name, text) in diffs {
-            let hash = crate::model::fnv(text.bytes(), crate::model::FNV_START);
-            let safe: String = name
-                .chars()
-                .map(|c| {
-                    if c.is_ascii_alphanumeric() || c == '-' {
-                        c
-                    } else {
-                        '_'
-                    }
-                })
-                .collect();
-            let path = dir.join(format!("{safe}-{hash:016x}.diff"));
-            std::fs::write(&path, text).map_err(io_err(&path))?;
-            args.push(path.display().to_string());
-        }
-        self.submit(&args, Format::Diff)
-    }
-
-    /// Submits one patch given as an edit of a project file: `unpatched` (or, with `line` alone,
-    /// the whole line `line`) becomes `patched`, found as an edit list finds it
-    /// (`patchset::editlist`: on `line` when given, else where it occurs once).
-    pub fn submit_patch(
-        &self,
-        name: &str,
-        file: &str,
-        line: Option<usize>,
-        unpatched: Option<&str>,
-        patched: &str,
-    ) -> Result<Submission, CoreError> {
-        let unpatched = match (unpatched, line) {
-            (Some(u), _) => u.to_string(),
-            (None, Some(l)) => {
-                let path = self.shared.state.project.root.join(file);
-                let text = std::fs::read_to_string(&path).map_err(io_err(&path))?;
-                text.lines()
-                    .nth(l.saturating_sub(1))
-                    .unwrap_or("")
-                    .to_string()
-            }
-            (None, None) => String::new(),
-        };
-        let list = serde_json::json!({
-            "bug": name,
-            "patches": [{
-                "name": name,
-                "edits": [{"filename": file, "line": line, "unpatched": unpatched, "patched": patched}],
-            }],
-        });
-        let text = list.to_string();
-        let dir = self.shared.wd.inputs().join("submitted");
-        std::fs::create_dir_all(&dir).map_err(io_err(&dir))?;
-        let hash = crate::model::fnv(text.bytes(), crate::model::FNV_START);
-        let path = dir.join(format!("patch-{hash:016x}.json"));
-        std::fs::write(&path, text).map_err(io_err(&path))?;
-        self.submit(&[path.display().to_string()], Format::Manifest)
     }
 
     /// Queues set files (and records results already known) as one submission.
