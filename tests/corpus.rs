@@ -146,6 +146,7 @@ fn check_project(dir: &Path, name: &str) -> String {
         println!("  baseline failure {f}");
     }
     assert!(!failing.is_empty(), "{name}: the seeded bug breaks no test");
+    let balance = shard_balance(&work, name);
 
     let mut verdicts = Vec::new();
     for technique in ["schemata", "plain"] {
@@ -204,8 +205,50 @@ fn check_project(dir: &Path, name: &str) -> String {
     assert_eq!(fast, &expected, "{name}: vs the recorded expectation");
     format!(
         "{name}: {} tests, {} baseline failures, init {init_s:.0} s; {fast} schemata {fast_s:.1} s, \
-         plain {plain_s:.1} s",
+         plain {plain_s:.1} s; {balance}",
         tests.len(),
         failing.len()
     )
+}
+
+/// `run --shard`'s partition of a study-sized batch on the project: 40 locations of generated
+/// patches (the fuzzer's generator, as a repair tool's candidates at many places), planned with
+/// predicted costs and cut into 4 shards; the largest shard's predicted cost must be within 1.5x
+/// the mean. Returns the figures.
+fn shard_balance(work: &Path, name: &str) -> String {
+    let wd = patchval::workdir::WorkDir::new(work);
+    let dir = work.join("balance-sets");
+    let sets = patchval::fuzz::generate(&wd, 1, 40, 15, &[], &dir)
+        .unwrap_or_else(|e| panic!("{name}: generating sets: {e:#}"));
+    let options = patchval::core::Options {
+        jobs: 1,
+        progress: false,
+        ..patchval::core::Options::default()
+    };
+    let validator = patchval::core::Validator::open(&wd, options, vec!["corpus-test".into()])
+        .unwrap_or_else(|e| panic!("{name}: opening a validator: {e}"));
+    let plan = validator
+        .plan(
+            &[dir.display().to_string()],
+            patchval::patchset::inputs::Format::Manifest,
+            true,
+        )
+        .unwrap_or_else(|e| panic!("{name}: planning: {e}"));
+    validator.close().unwrap();
+    assert_eq!(plan.sets.len(), sets.len(), "{name}: every generated set planned");
+    let n = 4;
+    let mut load = vec![0.0f64; n];
+    for (set, k) in plan.sets.iter().zip(patchval::shard::partition(&plan.sets, n)) {
+        load[k] += set.cost;
+    }
+    let mean = load.iter().sum::<f64>() / n as f64;
+    let max = load.iter().cloned().fold(0.0, f64::max);
+    let line = format!(
+        "shards of {} generated sets: largest predicted cost {:.2}x the mean",
+        plan.sets.len(),
+        max / mean
+    );
+    println!("{name}: {line} (costs {load:.0?})");
+    assert!(max <= 1.5 * mean, "{name}: {line}");
+    line
 }
