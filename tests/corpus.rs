@@ -235,10 +235,18 @@ fn shard_balance(work: &Path, name: &str) -> String {
         )
         .unwrap_or_else(|e| panic!("{name}: planning: {e}"));
     validator.close().unwrap();
-    assert_eq!(plan.sets.len(), sets.len(), "{name}: every generated set planned");
+    assert_eq!(
+        plan.sets.len(),
+        sets.len(),
+        "{name}: every generated set planned"
+    );
     let n = 4;
     let mut load = vec![0.0f64; n];
-    for (set, k) in plan.sets.iter().zip(patchval::shard::partition(&plan.sets, n)) {
+    for (set, k) in plan
+        .sets
+        .iter()
+        .zip(patchval::shard::partition(&plan.sets, n))
+    {
         load[k] += set.cost;
     }
     let mean = load.iter().sum::<f64>() / n as f64;
