@@ -39,16 +39,7 @@ impl Validator {
         let mut args = Vec::new();
         for (name, text) in diffs {
             let hash = crate::model::fnv(text.bytes(), crate::model::FNV_START);
-            let safe: String = name
-                .chars()
-                .map(|c| {
-                    if c.is_ascii_alphanumeric() || c == '-' {
-                        c
-                    } else {
-                        '_'
-                    }
-                })
-                .collect();
+            let safe = crate::patchset::inputs::safe_name(name);
             let path = dir.join(format!("{safe}-{hash:016x}.diff"));
             std::fs::write(&path, text).map_err(io_err(&path))?;
             args.push(path.display().to_string());

@@ -465,16 +465,7 @@ fn write_groups(
         texts.iter().flat_map(|t| t.bytes()),
         crate::model::FNV_START,
     );
-    let safe: String = bug
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '-' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
+    let safe = safe_name(bug);
     let dir = inputs.join(format!("{safe}-{hash:016x}"));
     let io = |source: std::io::Error| PatchSetError::Read {
         path: dir.clone(),
@@ -489,4 +480,18 @@ fn write_groups(
         out.sets.push(path);
     }
     Ok(())
+}
+
+/// `name` with every character other than ASCII letters, digits and `-` turned into `_`, for a
+/// file or directory name.
+pub fn safe_name(name: &str) -> String {
+    name.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
 }

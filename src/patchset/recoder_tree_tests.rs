@@ -1,3 +1,5 @@
+//! Unit tests of the printed-AST reader: each javalang node kind printed back as Java, and the errors.
+
 use super::*;
 use proptest::prelude::*;
 
