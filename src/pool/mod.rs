@@ -88,7 +88,6 @@ impl Worker {
         })
     }
 
-    #[allow(clippy::type_complexity)]
     fn launch(
         config: &WorkerConfig,
     ) -> Result<(Child, ChildStdin, Receiver<Line>, Duration), PoolError> {
