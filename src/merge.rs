@@ -204,13 +204,142 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<Merged, MergeError> {
             )));
         }
     }
-    write(&runs, &results, out, first, count)
+    let sets: Vec<(Value, Vec<Value>)> = results
+        .iter()
+        .map(|(i, line)| {
+            let path = line["patches_path"].as_str();
+            let details = runs[*i]
+                .details
+                .iter()
+                .filter(|d| d["patches_path"].as_str() == path)
+                .cloned()
+                .collect();
+            ((*line).clone(), details)
+        })
+        .collect();
+    let parts = first.meta["shard"]["parts"].as_object();
+    let sets = match parts {
+        Some(parts) if !parts.is_empty() => join_parts(sets, parts)?,
+        _ => sets,
+    };
+    write(&runs, &sets, out, first, count)
+}
+
+/// A part of a set cut between shards: its first patch in the set, its result line and details.
+type Piece = (u64, Value, Vec<Value>);
+
+/// Joins the parts of each set cut between shards (`shard::cut`; `parts`: part key → origin key,
+/// origin path, first patch, patches) back into the lines one unsharded run writes for the set:
+/// the succlist and details in patch order (details' patch indexes counted in the whole set), the
+/// telemetry summed, the set's own path and key.
+fn join_parts(
+    sets: Vec<(Value, Vec<Value>)>,
+    parts: &serde_json::Map<String, Value>,
+) -> Result<Vec<(Value, Vec<Value>)>, MergeError> {
+    // Each origin's place among the results (where its first-listed part was) and its parts.
+    let mut out: Vec<Option<(Value, Vec<Value>)>> = Vec::new();
+    let mut origins: BTreeMap<String, (usize, Vec<Piece>)> = BTreeMap::new();
+    for (line, details) in sets {
+        let part = line["key"].as_str().and_then(|k| parts.get(k));
+        let Some(part) = part else {
+            out.push(Some((line, details)));
+            continue;
+        };
+        let origin = part["origin"].as_str().unwrap_or_default().to_string();
+        let slot = out.len();
+        let entry = origins.entry(origin).or_insert_with(|| {
+            out.push(None);
+            (slot, Vec::new())
+        });
+        let mut line = line;
+        line["patches_path"] = part["path"].clone();
+        entry
+            .1
+            .push((part["first"].as_u64().unwrap_or(0), line, details));
+    }
+    for (origin, (slot, mut pieces)) in origins {
+        pieces.sort_by_key(|(first, ..)| *first);
+        let mut next = 0u64;
+        let mut joined: Option<Value> = None;
+        let mut details = Vec::new();
+        for (first, line, piece) in pieces {
+            let path = line["patches_path"].clone();
+            let succ = line["succlist"].as_str().unwrap_or_default().to_string();
+            if first != next {
+                return Err(MergeError::Sets(format!(
+                    "set {} (cut between shards): its parts do not follow one another (a part \
+                     starts at patch {first}, where patch {next} was expected)",
+                    path.as_str().unwrap_or("?")
+                )));
+            }
+            next += succ.chars().count() as u64;
+            for mut d in piece {
+                d["patch"] = (d["patch"].as_u64().unwrap_or(0) + first).into();
+                d["patches_path"] = path.clone();
+                details.push(d);
+            }
+            joined = Some(match joined {
+                None => line,
+                Some(mut j) => {
+                    let all = format!("{}{succ}", j["succlist"].as_str().unwrap_or_default());
+                    j["succlist"] = all.into();
+                    if j["error"].is_null() && !line["error"].is_null() {
+                        j["error"] = line["error"].clone();
+                    }
+                    j["extra"] = add(&j["extra"], &line["extra"], "extra");
+                    j
+                }
+            });
+        }
+        if let Some(mut line) = joined {
+            line["key"] = origin.into();
+            out[slot] = Some((line, details));
+        }
+    }
+    Ok(out.into_iter().flatten().collect())
+}
+
+/// Two parts' telemetry as one set's: counts and times summed (a worker's JVM starts since the
+/// run began: the larger), lists put one after the other (lists of numbers of one length, such as
+/// a test's [rounds, classes], summed entry by entry), maps joined key by key.
+fn add(a: &Value, b: &Value, field: &str) -> Value {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => {
+            let max = field == "worker_jvm_starts";
+            match (x.as_u64(), y.as_u64()) {
+                (Some(x), Some(y)) => (if max { x.max(y) } else { x + y }).into(),
+                _ => {
+                    let (x, y) = (x.as_f64().unwrap_or(0.0), y.as_f64().unwrap_or(0.0));
+                    (if max { x.max(y) } else { x + y }).into()
+                }
+            }
+        }
+        (Value::Array(x), Value::Array(y))
+            if x.len() == y.len() && x.iter().chain(y).all(Value::is_number) =>
+        {
+            x.iter().zip(y).map(|(p, q)| add(p, q, field)).collect()
+        }
+        (Value::Array(x), Value::Array(y)) => x.iter().chain(y).cloned().collect(),
+        (Value::Object(x), Value::Object(y)) => {
+            let mut out = x.clone();
+            for (k, v) in y {
+                let joined = match x.get(k) {
+                    Some(w) => add(w, v, k),
+                    None => v.clone(),
+                };
+                out.insert(k.clone(), joined);
+            }
+            Value::Object(out)
+        }
+        (Value::Null, other) => other.clone(),
+        (kept, _) => kept.clone(),
+    }
 }
 
 /// Writes the merged record.
 fn write(
     runs: &[Run],
-    results: &[(usize, &Value)],
+    sets: &[(Value, Vec<Value>)],
     out: &Path,
     first: &Run,
     shards: u64,
@@ -223,14 +352,9 @@ fn write(
     let (mut result_text, mut details_text) = (String::new(), String::new());
     let mut verdicts: BTreeMap<char, usize> = BTreeMap::new();
     let (mut unusable, mut resumed) = (0, 0);
-    for (i, line) in results {
-        let path = line["patches_path"].as_str().unwrap_or_default();
+    for (line, details) in sets {
         // The set's details come before its result line, as in a run.
-        for d in runs[*i]
-            .details
-            .iter()
-            .filter(|d| d["patches_path"].as_str() == Some(path))
-        {
+        for d in details {
             details_text.push_str(&d.to_string());
             details_text.push('\n');
         }
@@ -253,7 +377,7 @@ fn write(
         "shards": shards,
         "wall_seconds_per_run": runs.iter().map(|r| r.meta["wall_seconds"].clone()).collect::<Vec<_>>(),
         "totals": {
-            "sets": results.len(),
+            "sets": sets.len(),
             "resumed": resumed,
             "unusable": unusable,
             "verdicts": verdicts,
@@ -268,7 +392,7 @@ fn write(
     })?;
     write("run.json", &text)?;
     Ok(Merged {
-        sets: results.len(),
+        sets: sets.len(),
         verdicts,
     })
 }

@@ -101,6 +101,27 @@ pub struct Planned {
     pub id: String,
     /// Predicted cost: patches × the baseline milliseconds of the tests selection runs for it.
     pub cost: f64,
+    /// Where the set is a part of a costlier set (`cut`): which set and which of its patches.
+    pub part: Option<Part>,
+}
+
+/// A run of consecutive patches cut from a set too costly for one shard (`cut`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Part {
+    /// The set the part was cut from.
+    pub origin: PathBuf,
+    /// The index of the part's first patch in the origin set.
+    pub first: usize,
+    /// The part's patches.
+    pub patches: usize,
+}
+
+/// Why a set could not be cut into parts.
+#[derive(Debug, thiserror::Error)]
+#[error("{path}: cannot write a part of a set cut between shards: {source}")]
+pub struct CutError {
+    pub path: PathBuf,
+    pub source: std::io::Error,
 }
 
 /// The identity of a set file: the FNV-1a hash of its bytes (None: unreadable).
@@ -125,6 +146,88 @@ pub fn cost(
     let selection = select(wd, state, coverage, tests, &set);
     let ms: f64 = selection.tests.iter().map(|t| t.millis.max(1.0)).sum();
     (set.patches.len().max(1) as f64) * ms.max(1.0)
+}
+
+/// Cuts every set whose predicted cost exceeds half a shard's share (the run's cost / `count`)
+/// into parts of consecutive patches, each at most half a share (and at least one patch), written
+/// below `dir` as sets of their own; the other sets stay whole. With every set at most half a
+/// share, `partition` keeps each shard within 1.5× the mean (the last set a shard takes goes to
+/// the least loaded one, which is at most the mean). A part's file is named and written by its
+/// content alone, so every shard of a run (on any machine, over a shared work dir at once) cuts
+/// the same parts to the same files.
+pub fn cut(sets: Vec<Planned>, count: usize, dir: &Path) -> Result<Vec<Planned>, CutError> {
+    let total: f64 = sets.iter().map(|s| s.cost).sum();
+    let half = total / count.max(1) as f64 / 2.0;
+    let mut out = Vec::with_capacity(sets.len());
+    for planned in sets {
+        if count <= 1 || planned.cost <= half || half <= 0.0 {
+            out.push(planned);
+            continue;
+        }
+        // The set loaded (its cost says so); a failure here leaves it whole.
+        let Ok(set) = crate::patchset::load(&planned.path) else {
+            out.push(planned);
+            continue;
+        };
+        let n = set.patches.len();
+        if n <= 1 {
+            out.push(planned);
+            continue;
+        }
+        // As many patches per part as half a share holds (one at least), spread evenly.
+        let per_patch = planned.cost / n as f64;
+        let most = ((half / per_patch).floor() as usize).max(1);
+        let parts = n.div_ceil(most);
+        let mut first = 0;
+        for k in 0..parts {
+            // Sizes differ by one at most, the larger first.
+            let len = n / parts + usize::from(k < n % parts);
+            let path = write_part(&set, first, len, &planned.id, dir)?;
+            out.push(Planned {
+                id: set_id(&path).unwrap_or_default(),
+                cost: per_patch * len as f64,
+                part: Some(Part {
+                    origin: planned.path.clone(),
+                    first,
+                    patches: len,
+                }),
+                path,
+            });
+            first += len;
+        }
+    }
+    Ok(out)
+}
+
+/// Writes patches `first..first + len` of `set` as a set of their own, `DIR/<origin id>-<first>-
+/// <len>.json`, unless a file with that content is there already (another shard wrote it).
+fn write_part(
+    set: &crate::model::PatchSet,
+    first: usize,
+    len: usize,
+    origin: &str,
+    dir: &Path,
+) -> Result<PathBuf, CutError> {
+    let range = first..first + len;
+    let mut part = set.clone();
+    part.patches = slice(&set.patches, &range);
+    part.names = slice(&set.names, &range);
+    part.other_files = slice(&set.other_files, &range);
+    let text = serde_json::to_string_pretty(&part).expect("a patch set serializes");
+    let path = dir.join(format!("{origin}-{first}-{len}.json"));
+    crate::patchset::inputs::write_once(&path, &text).map_err(|source| CutError {
+        path: path.clone(),
+        source,
+    })?;
+    Ok(path)
+}
+
+/// A per-patch list's entries in `range` (an empty list, which a manifest may leave out, stays
+/// empty).
+fn slice<T: Clone>(list: &[T], range: &std::ops::Range<usize>) -> Vec<T> {
+    list.get(range.clone())
+        .map(<[T]>::to_vec)
+        .unwrap_or_default()
 }
 
 /// Assigns each set a shard: the costliest first (ties by identity), each to the shard with the
@@ -161,7 +264,79 @@ mod tests {
             path: PathBuf::from(format!("/x/{id}.json")),
             id: id.into(),
             cost,
+            part: None,
         }
+    }
+
+    #[test]
+    fn a_set_above_half_a_share_is_cut_into_parts_that_cover_its_patches_in_order() {
+        let tmp = tempfile::tempdir().unwrap();
+        let set = |name: &str, n: usize| -> PathBuf {
+            let s = crate::model::PatchSet {
+                manifest_version: 3,
+                bug: "b".into(),
+                filename: "A.java".into(),
+                unpatched: "x();".into(),
+                patches: (0..n).map(|i| format!("x{i}();")).collect(),
+                names: (0..n).map(|i| format!("p{i}")).collect(),
+                ..Default::default()
+            };
+            let path = tmp.path().join(name);
+            std::fs::write(&path, serde_json::to_string(&s).unwrap()).unwrap();
+            path
+        };
+        let big = set("big.json", 10);
+        let small = set("small.json", 2);
+        let plan = || {
+            vec![
+                Planned {
+                    id: set_id(&big).unwrap(),
+                    path: big.clone(),
+                    cost: 100.0,
+                    part: None,
+                },
+                Planned {
+                    id: set_id(&small).unwrap(),
+                    path: small.clone(),
+                    cost: 4.0,
+                    part: None,
+                },
+            ]
+        };
+        let dir = tmp.path().join("parts");
+        let cut_once = cut(plan(), 4, &dir).unwrap();
+        // Half a share is 104 / 4 / 2 = 13: the big set, 10 a patch, in parts of one patch; the
+        // small one whole.
+        let parts: Vec<&Planned> = cut_once.iter().filter(|p| p.part.is_some()).collect();
+        assert_eq!(parts.len(), 10);
+        assert!(cut_once.iter().any(|p| p.path == small && p.part.is_none()));
+        let mut next = 0;
+        for p in &parts {
+            let part = p.part.as_ref().unwrap();
+            assert_eq!((part.origin.as_path(), part.first), (big.as_path(), next));
+            let loaded = crate::patchset::load(&p.path).unwrap();
+            assert_eq!(loaded.patches.len(), part.patches);
+            assert_eq!(loaded.names[0], format!("p{next}"));
+            assert!(p.cost <= 13.0, "{}", p.cost);
+            next += part.patches;
+        }
+        assert_eq!(next, 10);
+        // Cut again (another shard, another machine): the same files, the same identities.
+        let again = cut(plan(), 4, &dir).unwrap();
+        let ids = |v: &[Planned]| v.iter().map(|p| p.id.clone()).collect::<Vec<_>>();
+        assert_eq!(ids(&again), ids(&cut_once));
+        // One shard: nothing is cut.
+        assert!(cut(plan(), 1, &dir)
+            .unwrap()
+            .iter()
+            .all(|p| p.part.is_none()));
+        // The shards' costs are then within 1.5x the mean.
+        let k = partition(&cut_once, 4);
+        let mut load = [0.0; 4];
+        for (p, k) in cut_once.iter().zip(k) {
+            load[k] += p.cost;
+        }
+        assert!(load.iter().all(|l| *l <= 1.5 * 26.0), "{load:?}");
     }
 
     #[test]

@@ -113,18 +113,30 @@ fn merged_shards_equal_one_unsharded_run() {
     }
     let shard_runs: Vec<PathBuf> = runs(&work)[1..].to_vec();
     assert_eq!(shard_runs.len(), n);
-    // Every set in exactly one shard, and the partition the same in every shard's record.
+    // Every set (or part of a set cut between shards) in exactly one shard, the one the
+    // partition says, and the partition the same in every shard's record.
+    let plan = meta(&shard_runs[0])["shard"].clone();
     let mut seen: BTreeMap<String, usize> = BTreeMap::new();
+    let mut origins = std::collections::BTreeSet::new();
     for (k, dir) in shard_runs.iter().enumerate() {
         let m = meta(dir);
         assert_eq!(m["shard"]["index"], k);
-        assert_eq!(m["shard"]["sets"], meta(&shard_runs[0])["shard"]["sets"]);
+        assert_eq!(m["shard"]["sets"], plan["sets"]);
         for l in lines(&dir.join("result.jsonl")) {
-            let before = seen.insert(file_name(&l), k);
+            let key = l["key"].as_str().unwrap().to_string();
+            assert_eq!(plan["sets"][&key], k, "{} in shard {k}", file_name(&l));
+            let part = &plan["parts"][&key];
+            origins.insert(if part.is_null() {
+                file_name(&l)
+            } else {
+                file_name(&serde_json::json!({ "patches_path": part["path"] }))
+            });
+            let before = seen.insert(key, k);
             assert!(before.is_none(), "{} in two shards", file_name(&l));
         }
     }
-    assert_eq!(seen.len(), 7, "{seen:?}");
+    assert_eq!(seen.len(), plan["sets"].as_object().unwrap().len());
+    assert_eq!(origins.len(), 7, "{origins:?}");
     // The predicted costs are balanced: the largest within 1.5x the mean.
     let costs: Vec<f64> = meta(&shard_runs[0])["shard"]["costs"]
         .as_array()
@@ -176,6 +188,98 @@ fn merged_shards_equal_one_unsharded_run() {
         &[&other, &shard_runs[1], &shard_runs[2]],
         "another partition",
     );
+}
+
+#[test]
+fn a_set_costlier_than_a_shards_share_is_cut_into_parts_and_joined_by_merge() {
+    // Two sets over four shards: at least one of them costs half the run, four times a shard's
+    // share of it, so a partition of whole sets could not balance the shards.
+    let (tmp, project) = fixture("calc");
+    let work = project.parent().unwrap().join("work");
+    init(&project, &work);
+    let sets = tmp.path().join("two");
+    std::fs::create_dir_all(&sets).unwrap();
+    for f in ["binsearch_return.json", "acc_addall_continue.json"] {
+        std::fs::copy(project.join("patches").join(f), sets.join(f)).unwrap();
+    }
+    patchval_ok(&[
+        "run",
+        "-j",
+        "2",
+        "-w",
+        work.to_str().unwrap(),
+        sets.to_str().unwrap(),
+    ]);
+    let whole = runs(&work)[0].clone();
+    let n = 4;
+    for k in 0..n {
+        run_shard(&work, &sets, &format!("{k}/{n}"), &[]);
+    }
+    let shard_runs: Vec<PathBuf> = runs(&work)[1..].to_vec();
+    let plan = meta(&shard_runs[0])["shard"].clone();
+    let parts = plan["parts"].as_object().unwrap();
+    assert!(!parts.is_empty(), "no set was cut: {plan}");
+    // The parts of a set cover its patches once each, in order.
+    let mut covered: BTreeMap<String, Vec<(u64, u64)>> = BTreeMap::new();
+    for p in parts.values() {
+        covered
+            .entry(p["path"].as_str().unwrap().to_string())
+            .or_default()
+            .push((p["first"].as_u64().unwrap(), p["patches"].as_u64().unwrap()));
+    }
+    for (path, mut ranges) in covered {
+        ranges.sort();
+        let mut next = 0;
+        for (first, len) in &ranges {
+            assert_eq!(*first, next, "{path}: {ranges:?}");
+            assert!(*len >= 1);
+            next += len;
+        }
+        let total = serde_json::from_str::<Value>(&std::fs::read_to_string(&path).unwrap()).unwrap()
+            ["patches"]
+            .as_array()
+            .unwrap()
+            .len() as u64;
+        assert_eq!(next, total, "{path}: {ranges:?}");
+    }
+    // With no set above half a share, the shards' predicted costs are within 1.5x the mean.
+    let costs: Vec<f64> = plan["costs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_f64().unwrap())
+        .collect();
+    let mean = costs.iter().sum::<f64>() / costs.len() as f64;
+    assert!(
+        costs.iter().all(|c| *c <= 1.5 * mean),
+        "{costs:?} (mean {mean})"
+    );
+    // Merged: the lines one unsharded run writes, each set whole under its own path.
+    let merged = tmp.path().join("merged");
+    let mut args = vec!["merge", "--out", merged.to_str().unwrap()];
+    let dirs: Vec<String> = shard_runs.iter().map(|d| d.display().to_string()).collect();
+    args.extend(dirs.iter().map(String::as_str));
+    patchval_ok(&args);
+    assert_eq!(record(&merged), record(&whole));
+    let (m, w) = (meta(&merged), meta(&whole));
+    assert_eq!(m["totals"]["sets"], 2);
+    assert_eq!(m["totals"]["verdicts"], w["totals"]["verdicts"]);
+    let keys = |dir: &Path| -> Vec<String> {
+        let mut k: Vec<String> = lines(&dir.join("result.jsonl"))
+            .iter()
+            .map(|l| l["key"].as_str().unwrap().to_string())
+            .collect();
+        k.sort();
+        k
+    };
+    assert_eq!(keys(&merged), keys(&whole));
+    // A shard run again with --resume cuts the same parts and takes every result from before.
+    run_shard(&work, &sets, "0/4", &["--resume"]);
+    let again = runs(&work).last().unwrap().clone();
+    assert_eq!(meta(&again)["shard"]["sets"], plan["sets"]);
+    for l in lines(&again.join("result.jsonl")) {
+        assert!(!l["resumed_from"].is_null(), "{l}");
+    }
 }
 
 #[test]

@@ -390,6 +390,7 @@ impl Validator {
                 } else {
                     0.0
                 },
+                part: None,
                 path,
             })
             .collect();
@@ -413,13 +414,38 @@ impl Validator {
             let done = bad(&plan);
             return Ok(self.queue(plan.sets.into_iter().map(|p| p.path).collect(), done));
         };
+        let Plan { sets, unreadable } = plan;
+        let parts_dir = self.shared.wd.inputs().join("parts");
+        let planned =
+            crate::shard::cut(sets, shard.count, &parts_dir).map_err(|e| CoreError::Io {
+                path: e.path,
+                source: e.source,
+            })?;
+        let plan = Plan {
+            sets: planned,
+            unreadable,
+        };
         let assigned = crate::shard::partition(&plan.sets, shard.count);
         let mut load = vec![0.0f64; shard.count];
         let mut sets = serde_json::Map::new();
+        let mut parts = serde_json::Map::new();
+        let key_of = |path: &Path| records::set_key(self.shared.run_key, path).unwrap_or_default();
         for (p, k) in plan.sets.iter().zip(&assigned) {
             load[*k] += p.cost;
             // By the key its result line carries (`records::set_key`), which `merge` reads.
-            let key = records::set_key(self.shared.run_key, &p.path).unwrap_or_default();
+            let key = key_of(&p.path);
+            if let Some(part) = &p.part {
+                // What `merge` needs to join the parts into the line an unsharded run writes.
+                parts.insert(
+                    key.clone(),
+                    serde_json::json!({
+                        "origin": key_of(&part.origin),
+                        "path": part.origin.display().to_string(),
+                        "first": part.first,
+                        "patches": part.patches,
+                    }),
+                );
+            }
             sets.insert(key, serde_json::json!(k));
         }
         {
@@ -432,6 +458,7 @@ impl Validator {
                         "index": shard.index,
                         "count": shard.count,
                         "sets": sets,
+                        "parts": parts,
                         "costs": load,
                         "unreadable": plan.unreadable.len(),
                     }),

@@ -476,10 +476,26 @@ fn write_groups(
         let file = stem(Path::new(&set.filename));
         let line = line_of(&set.context_above, set.context_above.len());
         let path = dir.join(format!("{:03}-{file}-L{line}.json", k + 1));
-        std::fs::write(&path, text).map_err(io)?;
+        write_once(&path, text).map_err(io)?;
         out.sets.push(path);
     }
     Ok(())
+}
+
+/// Writes `text` to `path` unless the file holds it already, through a temporary file renamed into
+/// place: runs that share a work dir (the shards of one run over a network file system) write the
+/// same sets to the same names, and none may read another's half-written file.
+pub fn write_once(path: &Path, text: &str) -> std::io::Result<()> {
+    if std::fs::read(path).is_ok_and(|b| b == text.as_bytes()) {
+        return Ok(());
+    }
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)?;
+    }
+    let host = std::env::var("HOSTNAME").unwrap_or_default();
+    let tmp = path.with_extension(format!("tmp-{}-{}", safe_name(&host), std::process::id()));
+    std::fs::write(&tmp, text)?;
+    std::fs::rename(&tmp, path)
 }
 
 /// `name` with every character other than ASCII letters, digits and `-` turned into `_`, for a
