@@ -3,7 +3,7 @@
 # Hamcrest, JUnit 5 (the agent is built against its launcher), ASM (the agent's instrumenter) and
 # bc (the demo's timings): what `scripts/demo.sh` needs, nothing more.
 # With --tests, also what the test suite needs: Maven with its dependency plugin (the Maven
-# fixtures), python3, Slurm and munge (scripts/slurm-test.sh), a deb-src entry and the corpus projects' test dependencies
+# fixtures), python3, Slurm and munge (scripts/slurm-test.sh), stress-ng (tests/stress.rs), a deb-src entry and the corpus projects' test dependencies
 # (scripts/corpus.sh --install-only), and cargo-nextest. Safe to run again.
 set -euo pipefail
 tests=false
@@ -23,6 +23,8 @@ if $tests; then
   # scripts/slurm-test.sh: a single-node Slurm cluster.
   command -v slurmd >/dev/null || need+=(slurm-wlm)
   command -v munged >/dev/null || need+=(munge)
+  # tests/stress.rs: verdicts with both cores loaded.
+  command -v stress-ng >/dev/null || need+=(stress-ng)
 fi
 if [ ${#need[@]} -gt 0 ]; then
   sudo=""

@@ -5,6 +5,7 @@ pub mod protocol;
 pub mod spawn;
 
 use protocol::{Request, Response};
+use crate::rules::clock::{Limit, TestThread};
 use std::io::{BufRead, BufReader, Write};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
@@ -25,6 +26,23 @@ pub struct WorkerConfig {
     pub cwd: PathBuf,
     /// Where the worker's stderr (and the tests' output) goes.
     pub log: PathBuf,
+}
+
+/// A started worker: its process, the pipes, how long its start took, and its test thread.
+type Launched = (
+    Child,
+    ChildStdin,
+    Receiver<Line>,
+    Duration,
+    Option<TestThread>,
+);
+
+/// The thread id a worker's ready line names (`ready ... tid=N`).
+fn ready_thread(lines: &[String]) -> Option<u32> {
+    lines
+        .first()?
+        .split_whitespace()
+        .find_map(|w| w.strip_prefix("tid=")?.parse().ok())
 }
 
 /// Why a request did not produce an answer.
@@ -72,12 +90,14 @@ pub struct Worker {
     pub jvm_starts: u32,
     /// Time the last JVM start took.
     pub last_start: Duration,
+    /// The worker's thread that serves requests (and runs the tests), as its ready line says.
+    thread: Option<TestThread>,
 }
 
 impl Worker {
     /// Starts a worker and waits for its JVM to be ready.
     pub fn spawn(config: WorkerConfig) -> Result<Worker, PoolError> {
-        let (child, stdin, rx, took) = Self::launch(&config)?;
+        let (child, stdin, rx, took, thread) = Self::launch(&config)?;
         Ok(Worker {
             config,
             child,
@@ -85,12 +105,13 @@ impl Worker {
             rx,
             jvm_starts: 1,
             last_start: took,
+            thread,
         })
     }
 
     fn launch(
         config: &WorkerConfig,
-    ) -> Result<(Child, ChildStdin, Receiver<Line>, Duration), PoolError> {
+    ) -> Result<Launched, PoolError> {
         let t = Instant::now();
         std::fs::create_dir_all(&config.cwd).map_err(|e| PoolError::Spawn(e.to_string()))?;
         if let Some(dir) = config.log.parent() {
@@ -135,7 +156,10 @@ impl Worker {
         });
         let mut w = (child, stdin, rx);
         match w.2.recv_timeout(Duration::from_secs(120)) {
-            Ok(Ok(r)) if r.error.is_none() => Ok((w.0, w.1, w.2, t.elapsed())),
+            Ok(Ok(r)) if r.error.is_none() => {
+                let thread = ready_thread(&r.lines).map(|tid| TestThread::new(w.0.id(), tid));
+                Ok((w.0, w.1, w.2, t.elapsed(), thread))
+            }
             Ok(Ok(r)) => {
                 kill_group(&mut w.0);
                 Err(PoolError::Spawn(r.error.unwrap_or_default()))
@@ -182,19 +206,26 @@ impl Worker {
             self.restart()?;
             return Err(PoolError::Died(why));
         }
-        let mut deadline = timeout.map(|t| Instant::now() + t);
+        // Each step's limit runs on the worker's test thread (`rules::clock`).
+        let start = |t: Duration| Limit::start(self.thread.as_ref(), t);
+        let mut limit = timeout.map(start);
         loop {
-            let got = match deadline {
-                Some(d) => self
-                    .rx
-                    .recv_timeout(d.saturating_duration_since(Instant::now())),
+            let got = match &limit {
+                Some(l) => match l.left() {
+                    Some(left) => self.rx.recv_timeout(left),
+                    None => Err(RecvTimeoutError::Timeout),
+                },
                 None => self.rx.recv().map_err(|_| RecvTimeoutError::Disconnected),
             };
             return match got {
                 Ok(Ok(resp)) if resp.partial => {
                     if partial(resp) {
-                        deadline = timeout.map(|t| Instant::now() + t);
+                        limit = timeout.map(start);
                     }
+                    continue;
+                }
+                // Not there yet on the test thread's clock: look again.
+                Err(RecvTimeoutError::Timeout) if limit.as_ref().is_some_and(|l| l.left().is_some()) => {
                     continue;
                 }
                 Ok(Ok(mut resp)) => match (resp.fault.take(), resp.error.take()) {
@@ -232,10 +263,11 @@ impl Worker {
     /// Kills the worker's process group and starts a new worker with the same configuration.
     pub fn restart(&mut self) -> Result<(), PoolError> {
         kill_group(&mut self.child);
-        let (child, stdin, rx, took) = Self::launch(&self.config)?;
+        let (child, stdin, rx, took, thread) = Self::launch(&self.config)?;
         self.child = child;
         self.stdin = stdin;
         self.rx = rx;
+        self.thread = thread;
         self.jvm_starts += 1;
         self.last_start = took;
         Ok(())

@@ -4,6 +4,7 @@
 //! (`load`). The schemata's scheduler (`schedule`) and plain validation (`technique::plain`)
 //! confirm failures and timeouts by these rules.
 
+pub mod clock;
 pub mod load;
 
 use crate::model::{Outcome, Phase, TestResult, Verdict};

@@ -9,6 +9,7 @@ use crate::model::{Extra, SetResult};
 use crate::model::{Outcome, PatchSet, Phase, TestResult, TestRun, Verdict};
 use crate::project::javac;
 use crate::protocol::{class, line, plain};
+use crate::rules::clock::{Limit, TestThread};
 use crate::rules::load::{confirmed_note, contention, slow_note, Budget};
 use crate::rules::{crashed_twice, flaky_note};
 use crate::toolchain::{default_jvm_options, join_path};
@@ -392,26 +393,37 @@ fn run_from(
     let mut budget: Option<Budget> = None;
     // The unpatched program's run of test `from` is under way.
     let mut warming = false;
+    // The JVM's thread that runs the tests (its THREAD line), on whose clock the limits run.
+    let mut thread: Option<TestThread> = None;
     // Start-up gets its own allowance; each test then gets its timeout from START.
-    let mut deadline = Instant::now() + Duration::from_secs(60);
+    let between = || Limit::wall(Duration::from_secs(60));
+    let mut limit = between();
     loop {
-        let wait = deadline.saturating_duration_since(Instant::now());
-        match rx.recv_timeout(wait) {
+        let got = match limit.left() {
+            Some(left) => rx.recv_timeout(left),
+            None => Err(RecvTimeoutError::Timeout),
+        };
+        match got {
+            // Not there yet on the test thread's clock: look again.
+            Err(RecvTimeoutError::Timeout) if limit.left().is_some() => continue,
             Ok(text) => {
                 let mut f = text.splitn(4, line::SEPARATOR);
                 match (f.next(), f.next(), f.next(), f.next()) {
+                    (Some(plain::THREAD), Some(tid), _, _) => {
+                        thread = tid.parse().ok().map(|tid| TestThread::new(child.id(), tid));
+                    }
                     (Some(plain::WARM), Some(_), _, _) => {
                         run.rounds += 1;
                         warming = true;
                         let ms = ctx.tests[from].timeout_ms;
-                        deadline = Instant::now() + Budget::for_unpatched(ms);
+                        limit = Limit::start(thread.as_ref(), Budget::for_unpatched(ms));
                     }
                     (Some(plain::WARMED), Some(_), Some(micros), _) => {
                         let unpatched_ms = micros.parse::<f64>().ok().map(|m| m / 1000.0);
                         let t = &ctx.tests[from];
                         warming = false;
                         budget = Some(Budget::new(t.timeout_ms, unpatched_ms, contention()));
-                        deadline = Instant::now() + Duration::from_secs(60);
+                        limit = between();
                     }
                     (Some(plain::START), Some(id), _, _) => {
                         let idx = index(id);
@@ -424,7 +436,7 @@ fn run_from(
                             Some(b) => b.allowed,
                             None => Duration::from_millis(ms),
                         };
-                        deadline = Instant::now() + allowed;
+                        limit = Limit::start(thread.as_ref(), allowed);
                     }
                     (Some(plain::TOOK), Some(_), Some(micros), _) => {
                         took = micros.parse().ok().map(Duration::from_micros);
@@ -469,7 +481,7 @@ fn run_from(
                             }));
                         }
                         current = None;
-                        deadline = Instant::now() + Duration::from_secs(60);
+                        limit = between();
                     }
                     (Some(plain::DONE), _, _, _) => {
                         let _ = child.wait();

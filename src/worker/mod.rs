@@ -95,7 +95,14 @@ pub fn serve(
         .unwrap_or_default();
     send(&Response {
         partial: false,
-        lines: vec![format!("ready exit-guard={}", guard.join(""))],
+        // The thread that serves requests and runs the tests, whose run-queue delay the parent's
+        // time limits subtract (`rules::clock`).
+        lines: vec![format!(
+            "ready exit-guard={} tid={}",
+            guard.join(""),
+            // SAFETY: gettid has no preconditions.
+            unsafe { libc::gettid() }
+        )],
         micros: started.elapsed().as_micros() as u64,
         error: None,
         fault: None,
