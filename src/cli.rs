@@ -113,6 +113,11 @@ enum Command {
         /// verdicts do not change.
         #[arg(long)]
         matrix: bool,
+        /// Validate every plausible patch once more by plain validation (its own javac call, a
+        /// fresh JVM); where plain validation disagrees, its verdict is the patch's, the
+        /// disagreement is printed and recorded (`extra.confirmation`), and the exit status is 5.
+        #[arg(long = "confirm-plausible")]
+        confirm_plausible: bool,
         /// What the arguments are. `auto` tells them apart: `.json` files are ExpressAPR
         /// manifests (with or without `interface`), edit lists or Recoder's candidate records;
         /// `.diff`/`.patch` files unified diffs; `.jsonl` files one diff (a JSON string, or an
@@ -378,6 +383,7 @@ pub fn main() -> ExitCode {
             all_tests,
             resume,
             matrix,
+            confirm_plausible,
             format,
             diff,
             shard,
@@ -413,6 +419,7 @@ pub fn main() -> ExitCode {
                     progress: true,
                     project_root,
                     warm_up: false,
+                    confirm_plausible,
                 },
                 shard,
                 format: if diff {
@@ -423,6 +430,7 @@ pub fn main() -> ExitCode {
             };
             match crate::run::run(&WorkDir::new(&work_dir), &patchsets, &options) {
                 Ok(summary) if summary.not_validated.is_some() => ExitCode::Interrupted,
+                Ok(summary) if summary.totals.disagreements > 0 => ExitCode::Disagreement,
                 Ok(summary) if summary.all_validated() => ExitCode::Ok,
                 Ok(_) => ExitCode::Partial,
                 Err(e) => {

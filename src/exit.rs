@@ -16,8 +16,9 @@ pub enum ExitCode {
     Environment,
     /// The project itself is unusable (does not compile, has no tests).
     Project,
-    /// `fuzz` found patches on which the techniques disagree, or `warm-check` tests whose
-    /// results differ between fresh and warm class loaders.
+    /// `fuzz` found patches on which the techniques disagree, `run --confirm-plausible` patches
+    /// that plain validation does not find plausible, or `warm-check` tests whose results differ
+    /// between fresh and warm class loaders.
     Disagreement,
     /// An internal error (a bug of patchval's).
     Internal,

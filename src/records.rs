@@ -26,9 +26,16 @@ pub fn run_key(
     dedup: bool,
     all_tests: bool,
     matrix: bool,
+    confirm_plausible: bool,
 ) -> u64 {
+    // (Confirmation is written only when asked, so keys without it stay what they were.)
+    let confirm = if confirm_plausible {
+        " confirm_plausible"
+    } else {
+        ""
+    };
     let flags = format!(
-        "{} {:?} dedup={dedup} all_tests={all_tests} matrix={matrix}\n",
+        "{} {:?} dedup={dedup} all_tests={all_tests} matrix={matrix}{confirm}\n",
         env!("CARGO_PKG_VERSION"),
         technique
     );

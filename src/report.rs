@@ -63,6 +63,32 @@ struct DetailLine<'a> {
     outcome: &'a Outcome,
 }
 
+/// The line `run --confirm-plausible` prints for a patch plain validation does not find
+/// plausible.
+pub fn disagreement_line(r: &SetResult, d: &crate::model::Disagreement) -> String {
+    let patch = match r.names.get(d.patch) {
+        Some(name) => format!("patch {} ({name})", d.patch),
+        None => format!("patch {}", d.patch),
+    };
+    let why = [d.test.as_deref(), d.detail.as_deref()]
+        .into_iter()
+        .flatten()
+        .collect::<Vec<_>>()
+        .join(": ");
+    format!(
+        "DISAGREEMENT {}: {patch} is `{}` by the {} technique but `{}` by plain validation{}",
+        set_name(&r.patches_path),
+        d.technique,
+        r.technique.as_deref().unwrap_or("?"),
+        d.plain,
+        if why.is_empty() {
+            String::new()
+        } else {
+            format!(" ({why})")
+        }
+    )
+}
+
 /// The human line for one set, and a line per named patch with its verdict.
 pub fn human_line(r: &SetResult) -> String {
     let mut out = set_line(r);

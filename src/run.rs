@@ -5,7 +5,7 @@
 use crate::core::{self, CoreError, Event, Next, Totals, Validator};
 use crate::model::SetResult;
 use crate::patchset::inputs::Format;
-use crate::report::{human_line, reused_line};
+use crate::report::{disagreement_line, human_line, reused_line};
 use crate::workdir::WorkDir;
 use std::time::Duration;
 
@@ -69,6 +69,14 @@ pub fn run(wd: &WorkDir, args: &[String], options: &Options) -> Result<Summary, 
                         Some(run) => reused_line(&result, run),
                         None => human_line(&result),
                     });
+                    for d in result
+                        .extra
+                        .confirmation
+                        .iter()
+                        .flat_map(|c| &c.disagreements)
+                    {
+                        validator.println(&disagreement_line(&result, d));
+                    }
                     summary.results.push(*result);
                 }
             }
@@ -90,6 +98,19 @@ pub fn run(wd: &WorkDir, args: &[String], options: &Options) -> Result<Summary, 
         .iter()
         .map(|(v, n)| format!("{n} {v}"))
         .collect();
+    let t = &summary.totals;
+    if options.core.confirm_plausible {
+        let say = format!(
+            "--confirm-plausible: {} plausible patch(es) validated again by plain validation in \
+             {:.1} s: {} disagreement(s)",
+            t.confirmed, t.confirm_seconds, t.disagreements
+        );
+        if t.disagreements > 0 {
+            tracing::error!("{say}");
+        } else {
+            tracing::info!("{say}");
+        }
+    }
     tracing::info!(
         "{} patch sets ({} resumed from earlier runs): {}; results in {}",
         summary.totals.sets,

@@ -24,7 +24,13 @@ fn stress() -> Option<Stress> {
     use std::os::unix::process::CommandExt;
     let cpus = std::thread::available_parallelism().map_or(2, |n| n.get());
     let child = Command::new("stress-ng")
-        .args(["--cpu", &(2 * cpus).to_string(), "--timeout", "1800s", "--quiet"])
+        .args([
+            "--cpu",
+            &(2 * cpus).to_string(),
+            "--timeout",
+            "1800s",
+            "--quiet",
+        ])
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .process_group(0)
@@ -52,7 +58,10 @@ fn a_loaded_machine_changes_no_verdict() {
     std::thread::sleep(std::time::Duration::from_millis(500));
     let contention = patchval::rules::load::contention();
     println!("CPU contention under stress-ng: x{contention:.1}");
-    assert!(contention >= 1.5, "stress-ng does not load the machine: x{contention:.1}");
+    assert!(
+        contention >= 1.5,
+        "stress-ng does not load the machine: x{contention:.1}"
+    );
 
     let fast = run_flags_ok(&work, &project.join("patches"), &[], 2);
     let got: Vec<(String, String)> = fast

@@ -52,6 +52,8 @@ pub struct Options {
     /// Start every worker (and its JVM) when the validator opens, not with its first set (a
     /// long-lived validator answers its first request as fast as the next).
     pub warm_up: bool,
+    /// Validate every plausible patch once more by plain validation (`technique::confirm`).
+    pub confirm_plausible: bool,
 }
 
 impl Default for Options {
@@ -69,6 +71,7 @@ impl Default for Options {
             progress: false,
             project_root: None,
             warm_up: false,
+            confirm_plausible: false,
         }
     }
 }
@@ -143,6 +146,11 @@ pub struct Totals {
     /// Sets taken back from the queue by a cancelled submission.
     pub not_validated: usize,
     pub verdicts: BTreeMap<char, usize>,
+    /// `--confirm-plausible`: plausible patches validated again by plain validation, what that
+    /// took, and the patches plain validation did not find plausible.
+    pub confirmed: usize,
+    pub confirm_seconds: f64,
+    pub disagreements: usize,
 }
 
 /// One set file waiting for a worker thread.
@@ -204,6 +212,11 @@ impl Shared {
         for (v, n) in &r.extra.counts {
             *t.verdicts.entry(*v).or_default() += n;
         }
+        if let Some(c) = &r.extra.confirmation {
+            t.confirmed += c.patches;
+            t.confirm_seconds += c.seconds;
+            t.disagreements += c.disagreements.len();
+        }
         if let Some(p) = &self.progress {
             p.set_done();
         }
@@ -243,6 +256,7 @@ impl Validator {
             options.dedup,
             options.all_tests,
             options.matrix,
+            options.confirm_plausible,
         );
         let record = RunRecord::create(
             wd,
@@ -253,6 +267,7 @@ impl Validator {
                 "dedup": options.dedup,
                 "all_tests": options.all_tests,
                 "matrix": options.matrix,
+                "confirm_plausible": options.confirm_plausible,
                 "jobs": options.jobs,
                 "split_ms": options.split_ms,
                 "resume": options.resume,
@@ -558,6 +573,13 @@ impl Validator {
                 "unreadable_patches": t.unreadable,
                 "verdicts": t.verdicts,
                 "interrupted": interrupted,
+                "confirm_plausible": self.shared.options.confirm_plausible.then(|| {
+                    serde_json::json!({
+                        "patches": t.confirmed,
+                        "seconds": t.confirm_seconds,
+                        "disagreements": t.disagreements,
+                    })
+                }),
             }))
             .map_err(io_err(&dir.join("run.json")))?;
         Ok(t)

@@ -6,6 +6,7 @@
 use super::{Event, SetJob, Shared};
 use crate::model::SetResult;
 use crate::schedule::share::{Helpers, Work};
+use crate::technique::plain::Plain;
 use crate::technique::{self, RunContext, Technique};
 use std::path::Path;
 use std::sync::atomic::Ordering;
@@ -14,6 +15,11 @@ use std::sync::atomic::Ordering;
 pub(super) fn serve(shared: &Shared, id: usize) {
     crate::progress::enter(id);
     let mut tech = technique::new(shared.options.technique, id);
+    // `--confirm-plausible`: plain validation in a project copy of its own (plain's scratch
+    // copies are per thread id; the technique's worker runs in this thread's).
+    let mut confirm = (shared.options.confirm_plausible
+        && shared.options.technique != crate::model::Technique::Plain)
+        .then(|| Plain::new(shared.options.jobs + id));
     if shared.options.warm_up {
         crate::progress::between_sets(false);
         tech.warm_up(&context(shared));
@@ -22,7 +28,7 @@ pub(super) fn serve(shared: &Shared, id: usize) {
         match shared.board.take() {
             Work::Set(job) => {
                 if !job.submission.cancelled.load(Ordering::SeqCst) {
-                    set(shared, tech.as_mut(), &job);
+                    set(shared, tech.as_mut(), confirm.as_mut(), &job);
                 }
                 crate::progress::between_sets(false);
             }
@@ -55,7 +61,7 @@ fn context(shared: &Shared) -> RunContext<'_> {
 }
 
 /// Validates one set (or reuses an earlier run's result for it) and records it.
-fn set(shared: &Shared, tech: &mut dyn Technique, job: &SetJob) {
+fn set(shared: &Shared, tech: &mut dyn Technique, confirm: Option<&mut Plain>, job: &SetJob) {
     let path = &job.path;
     if let Some(earlier) = job.key.as_ref().and_then(|k| shared.reusable.get(k)) {
         let r = earlier.to_set_result(path);
@@ -68,7 +74,7 @@ fn set(shared: &Shared, tech: &mut dyn Technique, job: &SetJob) {
     }
     let ctx = context(shared);
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        validate(&ctx, tech, path, job)
+        validate(&ctx, tech, confirm, path, job)
     }))
     .unwrap_or_else(|panic| {
         // The worker may be mid-request: the next set starts a fresh one.
@@ -87,8 +93,15 @@ fn set(shared: &Shared, tech: &mut dyn Technique, job: &SetJob) {
     });
 }
 
-/// Loads the set at `path` and validates it with `tech`, each outcome streamed as decided.
-fn validate(ctx: &RunContext, tech: &mut dyn Technique, path: &Path, job: &SetJob) -> SetResult {
+/// Loads the set at `path` and validates it with `tech`, each outcome streamed as decided; with
+/// `confirm`, its plausible patches once more by plain validation (`technique::confirm`).
+fn validate(
+    ctx: &RunContext,
+    tech: &mut dyn Technique,
+    confirm: Option<&mut Plain>,
+    path: &Path,
+    job: &SetJob,
+) -> SetResult {
     let (set, context) = match technique::load_set(ctx.state, path) {
         Ok(loaded) => loaded,
         Err(why) => {
@@ -104,6 +117,9 @@ fn validate(ctx: &RunContext, tech: &mut dyn Technique, path: &Path, job: &SetJo
         });
     };
     let mut result = tech.validate(ctx, path, &set, &sink);
+    if let Some(plain) = confirm {
+        technique::confirm::confirm_plausible(ctx, plain, path, &set, &mut result);
+    }
     result.extra.context = context;
     result
 }

@@ -5,7 +5,7 @@ mod set_result;
 
 use crate::protocol::{line, result, test_id};
 use serde::{Deserialize, Serialize};
-pub use set_result::{Extra, SetResult};
+pub use set_result::{Confirmation, Disagreement, Extra, SetResult};
 use std::fmt;
 
 /// FNV-1a, 64 bits: a stable hash (the same in every build), enough to tell contents apart.

@@ -1,4 +1,5 @@
-//! One patch set's result and its telemetry (`extra` in `result.jsonl`), what every technique
+//! One patch set's result and its telemetry (`extra` in `result.jsonl`, with the confirmation of
+//! its plausible patches by plain validation), what every technique
 //! returns and every front end reads.
 
 use super::{Outcome, Verdict};
@@ -93,6 +94,36 @@ pub struct Extra {
     pub terminal_stub: bool,
     pub counts: BTreeMap<char, usize>,
     pub worker: usize,
+    /// `run --confirm-plausible`: the plausible patches validated again by plain validation.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub confirmation: Option<Confirmation>,
+}
+
+/// What confirming a set's plausible patches did (`extra.confirmation`).
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Confirmation {
+    /// Plausible patches validated again.
+    pub patches: usize,
+    /// What plain validation of them took.
+    pub seconds: f64,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub disagreements: Vec<Disagreement>,
+}
+
+/// A patch plausible by the run's technique and not by plain validation.
+#[derive(Debug, Clone, Serialize)]
+pub struct Disagreement {
+    /// The patch's index in its set.
+    pub patch: usize,
+    /// The technique's verdict (`s`).
+    pub technique: char,
+    /// Plain validation's verdict.
+    pub plain: char,
+    /// Plain validation's failing test and detail.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub test: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub detail: Option<String>,
 }
 
 /// The outcome of one patch set.

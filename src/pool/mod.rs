@@ -4,8 +4,8 @@
 pub mod protocol;
 pub mod spawn;
 
-use protocol::{Request, Response};
 use crate::rules::clock::{Limit, TestThread};
+use protocol::{Request, Response};
 use std::io::{BufRead, BufReader, Write};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
@@ -109,9 +109,7 @@ impl Worker {
         })
     }
 
-    fn launch(
-        config: &WorkerConfig,
-    ) -> Result<Launched, PoolError> {
+    fn launch(config: &WorkerConfig) -> Result<Launched, PoolError> {
         let t = Instant::now();
         std::fs::create_dir_all(&config.cwd).map_err(|e| PoolError::Spawn(e.to_string()))?;
         if let Some(dir) = config.log.parent() {
@@ -225,7 +223,9 @@ impl Worker {
                     continue;
                 }
                 // Not there yet on the test thread's clock: look again.
-                Err(RecvTimeoutError::Timeout) if limit.as_ref().is_some_and(|l| l.left().is_some()) => {
+                Err(RecvTimeoutError::Timeout)
+                    if limit.as_ref().is_some_and(|l| l.left().is_some()) =>
+                {
                     continue;
                 }
                 Ok(Ok(mut resp)) => match (resp.fault.take(), resp.error.take()) {

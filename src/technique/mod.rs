@@ -10,6 +10,7 @@
 //! timeout are confirmed): the context of a run, loading a set, the result of a set that cannot
 //! be validated, and the sink each patch's outcome goes to the moment it is decided.
 
+pub mod confirm;
 pub mod fallback;
 pub mod plain;
 pub mod schemata;

@@ -32,7 +32,8 @@ impl Injection {
     pub fn from_env() -> Option<Injection> {
         let spec = std::env::var(fault::ENV).ok()?;
         let parsed = Self::parse(&spec);
-        if parsed.is_none() {
+        // `fail` is PlainMain's alone.
+        if parsed.is_none() && spec.split(':').next() != Some(fault::FAIL) {
             tracing::warn!(
                 "{}={spec} is not <{}|{}|{}|{}>:<n>[:<marker file>]; ignored",
                 fault::ENV,

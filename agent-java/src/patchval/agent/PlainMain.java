@@ -55,9 +55,11 @@ public final class PlainMain {
             String method = id.substring(hash + 1);
             protocol.println(Util.line(Protocol.Plain.START, id));
             protocol.flush();
-            injectFault();
+            boolean injectedFailure = injectFault();
             long t = System.nanoTime();
-            String result = TestRunner.runTest(classpath, cls, method);
+            String result = injectedFailure
+                ? Util.line(Protocol.Result.FAIL, "java.lang.AssertionError", "injected by " + Protocol.Fault.ENV)
+                : TestRunner.runTest(classpath, cls, method);
             if (confirm && result.startsWith(Protocol.Result.FAIL)) {
                 protocol.println(Util.line(Protocol.Plain.START, id));
                 protocol.flush();
@@ -109,19 +111,21 @@ public final class PlainMain {
 
     /**
      * Fault injection for patchval's tests, as in {@code patchval worker} (src/pool/fault.rs):
-     * {@code PATCHVAL_FAULT=<sigkill|slow>:<n>[:<marker file>]} kills this JVM with SIGKILL or
-     * stalls it until the parent's timeout, at its n-th test run; with a marker file once per run.
+     * {@code PATCHVAL_FAULT=<sigkill|slow|fail>:<n>[:<marker file>]} kills this JVM with SIGKILL,
+     * stalls it until the parent's timeout, or fails the test (returns true), at its n-th test
+     * run; with a marker file once per run.
      */
-    private static void injectFault() {
+    private static boolean injectFault() {
         runs++;
         String spec = System.getenv(Protocol.Fault.ENV);
-        if (spec == null) return;
+        if (spec == null) return false;
         String[] parts = spec.split(":", 3);
-        if (parts.length < 2 || !parts[1].equals(Integer.toString(runs))) return;
+        if (parts.length < 2 || !parts[1].equals(Integer.toString(runs))) return false;
         try {
             if (parts.length == 3 && !parts[2].isEmpty() && !new java.io.File(parts[2]).createNewFile()) {
-                return;
+                return false;
             }
+            if (parts[0].equals(Protocol.Fault.FAIL)) return true;
             if (parts[0].equals(Protocol.Fault.SIGKILL)) {
                 String pid = Long.toString(ProcessHandle.current().pid());
                 new ProcessBuilder("kill", "-9", pid).start().waitFor();
@@ -131,6 +135,7 @@ public final class PlainMain {
         } catch (java.io.IOException | InterruptedException e) {
             // no fault, then
         }
+        return false;
     }
 
     /**
