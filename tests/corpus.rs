@@ -203,9 +203,28 @@ fn check_project(dir: &Path, name: &str) -> String {
         "{name}: the fix (patch 0) must be plausible"
     );
     assert_eq!(fast, &expected, "{name}: vs the recorded expectation");
+    // `--confirm-plausible`: every plausible patch validated once more by plain validation.
+    let confirmed = run_flags_ok(&work, &set, &["--confirm-plausible"], 1);
+    let c = &confirmed[0].extra["confirmation"];
+    assert!(
+        c["disagreements"].is_null(),
+        "{name}: --confirm-plausible disagreements: {c}"
+    );
+    assert_eq!(&confirmed[0].succlist, fast, "{name}: --confirm-plausible");
+    assert_eq!(
+        c["patches"].as_u64(),
+        Some(fast.chars().filter(|v| *v == 's').count() as u64),
+        "{name}: {c}"
+    );
+    let confirm = format!(
+        "--confirm-plausible: {} plausible confirmed by plain in {:.1} s, 0 disagreements",
+        c["patches"],
+        c["seconds"].as_f64().unwrap_or(0.0)
+    );
+    println!("{name}: {confirm}");
     format!(
         "{name}: {} tests, {} baseline failures, init {init_s:.0} s; {fast} schemata {fast_s:.1} s, \
-         plain {plain_s:.1} s; {balance}",
+         plain {plain_s:.1} s; {confirm}; {balance}",
         tests.len(),
         failing.len()
     )

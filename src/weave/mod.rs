@@ -9,6 +9,7 @@ pub mod frames;
 pub mod hoist;
 pub mod locals;
 pub mod member;
+pub mod names;
 pub mod scope;
 pub mod split;
 pub mod stack;
