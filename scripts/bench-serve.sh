@@ -7,12 +7,14 @@
 #
 # Usage: scripts/bench-serve.sh [TARGET ...]
 #   TARGET: a fixture name (default: d4jmath) or corpus:NAME (the cache of scripts/corpus.sh).
-#   PATCHVAL_BIN=path: the binary (default: this tree's release build); ROUNDS (default 7).
+#   PATCHVAL_BIN=path: the binary (default: this tree's release build); ROUNDS (default 7);
+#   SETTLE: seconds between the server's start and its first request (default 15).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export JAVA_HOME=${JAVA_HOME:-/usr/lib/jvm/java-17-openjdk-amd64}
 corpus=${PATCHVAL_CORPUS:-$HOME/.cache/patchval-corpus}
 rounds=${ROUNDS:-7}
+settle=${SETTLE:-15}
 if [ -n "${PATCHVAL_BIN:-}" ]; then
   bin=$PATCHVAL_BIN
 else
@@ -42,10 +44,10 @@ for target in "${targets[@]}"; do
   "$bin" init $kind "$project" --work-dir "$work" >/dev/null 2>"$tmp/$name.init.log" \
     || { echo "$target: init failed"; tail -5 "$tmp/$name.init.log"; continue; }
   init_s=$(echo "$(date +%s.%N) - $start" | bc)
-  python3 - "$bin" "$work" "$sets" "$rounds" "$tmp/$name" "$target" "$init_s" <<'EOF'
+  python3 - "$bin" "$work" "$sets" "$rounds" "$tmp/$name" "$target" "$init_s" "$settle" <<'EOF'
 import json, statistics, subprocess, sys, time
-bin, work, sets, rounds, scratch, target, init_s = sys.argv[1:8]
-rounds = int(rounds)
+bin, work, sets, rounds, scratch, target, init_s, settle = sys.argv[1:9]
+rounds, settle = int(rounds), float(settle)
 s = json.load(open(sets))
 one = lambda p: {**s, "patches": [p], "names": []}
 patches = s["patches"][:rounds]
@@ -58,9 +60,12 @@ for k, p in enumerate(patches):
     subprocess.run([bin, "run", "-j", "1", "-w", work, f], stdout=subprocess.DEVNULL,
                    stderr=subprocess.DEVNULL)
     fresh.append(time.monotonic() - t)
-# One server: two warm-up requests, then the same patches.
+# One server, left SETTLE seconds to start and warm its worker (as a repair tool takes a while
+# to make its first patch); its first request is timed on its own, then two more warm-up
+# requests, then the same patches.
 srv = subprocess.Popen([bin, "serve", "-j", "1", "-w", work], stdin=subprocess.PIPE,
                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, bufsize=1)
+time.sleep(settle)
 def ask(rid, p):
     t = time.monotonic()
     srv.stdin.write(json.dumps({"id": rid, "op": "validate", "set": one(p)}) + "\n")
@@ -72,6 +77,7 @@ def ask(rid, p):
             verdict = m["verdicts"]
             break
     return time.monotonic() - t, verdict
+first, _ = ask("first", patches[0])
 for w in range(2):
     ask(f"warm{w}", patches[-1 - w % len(patches)])
 served, verdicts = [], []
@@ -84,7 +90,8 @@ srv.stdin.close()
 srv.wait()
 med = lambda xs: statistics.median(xs)
 print(f"{target}: init {float(init_s):.1f}s; {len(patches)} one-patch requests ({''.join(verdicts)}): "
-      f"serve median {med(served):.3f}s (min {min(served):.3f}, max {max(served):.3f}); "
+      f"serve median {med(served):.3f}s (min {min(served):.3f}, max {max(served):.3f}; "
+      f"first request {first:.3f}s, {settle:.0f}s after start); "
       f"fresh run median {med(fresh):.3f}s (min {min(fresh):.3f}, max {max(fresh):.3f}); "
       f"ratio {med(fresh) / med(served):.1f}x")
 EOF

@@ -22,12 +22,17 @@ struct Server {
 
 impl Server {
     fn start(work: &Path, extra: &[&str]) -> Server {
+        Server::start_logging(work, extra, Stdio::null())
+    }
+
+    /// [`Server::start`] with the server's stderr (its log) going to `log`.
+    fn start_logging(work: &Path, extra: &[&str], log: Stdio) -> Server {
         let mut cmd = patchval_command();
         cmd.args(["serve", "-j", "1", "-w", work.to_str().unwrap()])
             .args(extra)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null());
+            .stderr(log);
         let mut child = cmd.spawn().expect("patchval serve starts");
         let stdout = child.stdout.take().unwrap();
         let (tx, lines) = std::sync::mpsc::channel();
@@ -84,11 +89,18 @@ fn verdicts_of(lines: &[Value], id: u32) -> String {
 
 #[test]
 fn requests_stream_run_s_verdicts_and_bad_ones_get_errors() {
-    let (_tmp, project) = fixture("calc");
+    let (tmp, project) = fixture("calc");
     let work = project.parent().unwrap().join("work");
     init(&project, &work);
     let expected = expected(&project);
-    let mut s = Server::start(&work, &[]);
+    // The worker is warmed before the first request (javac and a test, `technique::warm`), and
+    // the first request's verdicts are the same for it.
+    let log = tmp.path().join("serve.log");
+    let mut s = Server::start_logging(
+        &work,
+        &[],
+        Stdio::from(std::fs::File::create(&log).unwrap()),
+    );
     let set: Value = serde_json::from_str(
         &std::fs::read_to_string(project.join("patches/binsearch_return.json")).unwrap(),
     )
@@ -100,6 +112,11 @@ fn requests_stream_run_s_verdicts_and_bad_ones_get_errors() {
     assert_eq!(
         lines.last().unwrap()["verdicts"],
         expected["binsearch_return.json"].as_str()
+    );
+    let logged = std::fs::read_to_string(&log).unwrap();
+    assert!(
+        logged.contains("worker 0 warmed in") && logged.contains("javac on"),
+        "{logged}"
     );
     // Each patch line comes before the request's end, and says which patch and why.
     let mut by_index: Vec<(u64, String)> = patches

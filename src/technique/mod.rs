@@ -15,6 +15,7 @@ pub mod fallback;
 pub mod plain;
 pub mod schemata;
 mod validation;
+pub mod warm;
 
 use crate::compile::CompileSetup;
 use crate::model::{Extra, Outcome, PatchSet, Phase, SetResult, Verdict};
@@ -53,11 +54,21 @@ impl RunContext<'_> {
 
     /// Compile set-up for a worker scratch area (`schemata` or `single`).
     pub fn setup(&self, worker_id: usize, area: &str, set: &PatchSet) -> CompileSetup {
-        let base = self.wd.worker(worker_id).join(area);
         let name = Path::new(&set.filename)
             .file_name()
             .map(|n| n.to_os_string())
             .unwrap_or_else(|| "Patched.java".into());
+        self.setup_named(worker_id, area, &name)
+    }
+
+    /// [`RunContext::setup`] for a source file named `name`.
+    pub fn setup_named(
+        &self,
+        worker_id: usize,
+        area: &str,
+        name: &std::ffi::OsStr,
+    ) -> CompileSetup {
+        let base = self.wd.worker(worker_id).join(area);
         CompileSetup {
             source: base.join("src").join(name),
             overlay: base.join("classes"),

@@ -76,8 +76,10 @@ impl Technique for Schemata {
     }
 
     fn warm_up(&mut self, ctx: &RunContext) {
-        if let Err(why) = self.slot.worker(ctx) {
-            tracing::warn!("{why}");
+        let id = self.slot.id;
+        match self.slot.worker(ctx) {
+            Ok(worker) => super::warm::warm(ctx, id, worker),
+            Err(why) => tracing::warn!("{why}"),
         }
     }
 
