@@ -3,6 +3,7 @@
 //! method body the state-changing instructions and the invocations it makes.
 
 use super::constpool::{read_pool, Const, Pool, Reader};
+pub use super::constpool::{ClassFormatError, MemberRef};
 use std::collections::HashSet;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -34,54 +35,6 @@ pub enum ClassPathError {
     },
 }
 
-/// What is wrong with a class file ([`parse`]); it does not say which file. Offsets (`at`,
-/// `pc`) are into the bytecode of a method.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum ClassFormatError {
-    /// The bytes end before what they must hold; the length they have.
-    #[error("truncated at byte {0}")]
-    Truncated(usize),
-    #[error("bad modified UTF-8 string")]
-    ModifiedUtf8,
-    #[error("bad constant pool index {0}")]
-    PoolIndex(u16),
-    /// A constant of another kind where a reference expects `expected`.
-    #[error("constant {index} is not a {expected}")]
-    ConstantKind { index: u16, expected: &'static str },
-    #[error("unknown constant pool tag {0}")]
-    PoolTag(u8),
-    #[error("not a class file (bad magic number)")]
-    Magic,
-    #[error("unsupported class file version {0}")]
-    Version(u16),
-    #[error("method {method}: bad descriptor {descriptor}")]
-    Descriptor { method: String, descriptor: String },
-    /// The `Code` attribute of a method is malformed.
-    #[error("method {method}{descriptor}: {source}")]
-    Code {
-        method: String,
-        descriptor: String,
-        source: Box<ClassFormatError>,
-    },
-    #[error("bad method handle kind {0}")]
-    HandleKind(u8),
-    #[error("bad wide instruction at {0}")]
-    Wide(usize),
-    #[error("switch at {0} runs past the end of the code")]
-    SwitchPastEnd(usize),
-    #[error("tableswitch at {0} has low > high")]
-    SwitchBounds(usize),
-    #[error("lookupswitch at {0} has a negative count")]
-    SwitchCount(usize),
-    /// A switch whose length does not fit in the code's offsets.
-    #[error(transparent)]
-    SwitchLength(#[from] std::num::TryFromIntError),
-    #[error("unknown opcode {op:#04x} at {pc}")]
-    Opcode { op: u8, pc: usize },
-    #[error("instruction at {0} runs past the end of the code")]
-    PastEnd(usize),
-}
-
 /// Class and method access flags used by the analysis.
 pub const ACC_PRIVATE: u16 = 0x0002;
 pub const ACC_STATIC: u16 = 0x0008;
@@ -91,14 +44,6 @@ pub const ACC_NATIVE: u16 = 0x0100;
 pub const ACC_INTERFACE: u16 = 0x0200;
 pub const ACC_ABSTRACT: u16 = 0x0400;
 pub const ACC_SYNTHETIC: u16 = 0x1000;
-
-/// A reference to a method (or field) by owner class, name and descriptor.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct MemberRef {
-    pub owner: String,
-    pub name: String,
-    pub descriptor: String,
-}
 
 /// How a method is invoked; method handles map onto the same kinds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -1,7 +1,62 @@
-//! The class file's primitives: a big-endian byte reader, the JVM's modified UTF-8, and the
-//! constant pool with the lookups `classfile` makes (names, classes, member references).
+//! The class file's primitives: a big-endian byte reader, the JVM's modified UTF-8, the constant
+//! pool with the lookups `classfile` makes (names, classes, member references), and what can be
+//! wrong with a class file (`ClassFormatError`, re-exported by `classfile`).
 
-use super::classfile::{ClassFormatError, MemberRef};
+/// What is wrong with a class file (`classfile::parse`); it does not say which file. Offsets (`at`,
+/// `pc`) are into the bytecode of a method.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ClassFormatError {
+    /// The bytes end before what they must hold; the length they have.
+    #[error("truncated at byte {0}")]
+    Truncated(usize),
+    #[error("bad modified UTF-8 string")]
+    ModifiedUtf8,
+    #[error("bad constant pool index {0}")]
+    PoolIndex(u16),
+    /// A constant of another kind where a reference expects `expected`.
+    #[error("constant {index} is not a {expected}")]
+    ConstantKind { index: u16, expected: &'static str },
+    #[error("unknown constant pool tag {0}")]
+    PoolTag(u8),
+    #[error("not a class file (bad magic number)")]
+    Magic,
+    #[error("unsupported class file version {0}")]
+    Version(u16),
+    #[error("method {method}: bad descriptor {descriptor}")]
+    Descriptor { method: String, descriptor: String },
+    /// The `Code` attribute of a method is malformed.
+    #[error("method {method}{descriptor}: {source}")]
+    Code {
+        method: String,
+        descriptor: String,
+        source: Box<ClassFormatError>,
+    },
+    #[error("bad method handle kind {0}")]
+    HandleKind(u8),
+    #[error("bad wide instruction at {0}")]
+    Wide(usize),
+    #[error("switch at {0} runs past the end of the code")]
+    SwitchPastEnd(usize),
+    #[error("tableswitch at {0} has low > high")]
+    SwitchBounds(usize),
+    #[error("lookupswitch at {0} has a negative count")]
+    SwitchCount(usize),
+    /// A switch whose length does not fit in the code's offsets.
+    #[error(transparent)]
+    SwitchLength(#[from] std::num::TryFromIntError),
+    #[error("unknown opcode {op:#04x} at {pc}")]
+    Opcode { op: u8, pc: usize },
+    #[error("instruction at {0} runs past the end of the code")]
+    PastEnd(usize),
+}
+
+/// A reference to a method (or field) by owner class, name and descriptor.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct MemberRef {
+    pub owner: String,
+    pub name: String,
+    pub descriptor: String,
+}
 
 pub(super) enum Const {
     Unused,

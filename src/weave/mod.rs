@@ -11,6 +11,7 @@ pub mod locals;
 pub mod member;
 pub mod names;
 pub mod scope;
+pub mod sequential;
 pub mod split;
 pub mod stack;
 pub mod tokens;

@@ -3,8 +3,8 @@
 //! is made on; what an expression's type is as far as string conversion cares; and whether an
 //! exception the patch throws is made without effects.
 
-use super::eligible::{is_value_type, Field, PurityOracle, Sequential};
 use super::scope::Site;
+use super::sequential::{is_value_type, Field, PurityOracle, Sequential};
 use super::text;
 use tree_sitter::Node;
 
