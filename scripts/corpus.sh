@@ -6,9 +6,11 @@
 # writes each project's patch set (ExpressAPR manifest v3) from corpus/<name>.json.
 # It builds nothing: `patchval init` compiles and runs everything (tests/corpus.rs).
 #
-#   scripts/corpus.sh [--no-install|--install-only] [NAME...]   NAME: corpus/NAME.json (default: all)
+#   scripts/corpus.sh [--all] [--no-install|--install-only] [NAME...]   NAME: corpus/NAME.json
 #   PATCHVAL_CORPUS=/path/to/cache scripts/corpus.sh
 #
+# Without NAMEs: the default tier, every corpus/NAME.json without a top-level "tier": "all" (the
+# projects CI runs); with --all, every project. NAMEs given are prepared whatever their tier.
 # --install-only: only the steps needing root (the deb-src entry, apt-get install of the projects'
 # test dependencies); scripts/setup.sh runs it. --no-install: only download, unpack and seed (no
 # root needed once the deb-src entry exists); scripts/test.sh runs it.
@@ -23,14 +25,15 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 cache=${PATCHVAL_CORPUS:-$HOME/.cache/patchval-corpus}
 install=1
 prepare=1
-case "${1:-}" in
-  --no-install) install=0; shift ;;
-  --install-only) prepare=0; shift ;;
-esac
-names=("$@")
-if [ ${#names[@]} -eq 0 ]; then
-  for f in "$repo"/corpus/*.json; do names+=("$(basename "$f" .json)"); done
-fi
+all=0
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --no-install) install=0; shift ;;
+    --install-only) prepare=0; shift ;;
+    --all) all=1; shift ;;
+    *) break ;;
+  esac
+done
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"
 command -v python3 >/dev/null || { echo "corpus.sh: python3 is needed" >&2; exit 1; }
@@ -38,6 +41,15 @@ command -v python3 >/dev/null || { echo "corpus.sh: python3 is needed" >&2; exit
 field() { # field FILE KEY  -> a top-level string field, or the list joined by spaces
   python3 -c 'import json,sys; v=json.load(open(sys.argv[1])).get(sys.argv[2], ""); print(" ".join(v) if isinstance(v, list) else v)' "$1" "$2"
 }
+
+names=("$@")
+if [ ${#names[@]} -eq 0 ]; then
+  # The default tier leaves out the projects marked "tier": "all" (too slow for CI's time budget).
+  for f in "$repo"/corpus/*.json; do
+    [ $all -eq 1 ] || [ "$(field "$f" tier)" != "all" ] || continue
+    names+=("$(basename "$f" .json)")
+  done
+fi
 
 # 1. A deb-src entry mirroring the system's deb entries, then the package lists.
 srclist=/etc/apt/sources.list.d/patchval-deb-src.sources
