@@ -222,6 +222,64 @@ fn write_part(
     Ok(path)
 }
 
+/// Shard `index`'s share of a run, and the record of the whole partition for its `run.json`.
+pub struct Assignment {
+    /// The set files (whole sets and parts) this shard validates.
+    pub mine: Vec<PathBuf>,
+    /// `index`, `count`, every set's or part's key → its shard (`sets`), each part's origin set
+    /// (key and path) and first patch (`parts`: what `merge` joins them by), each shard's
+    /// predicted cost (`costs`), and the inputs that could not be read (`unreadable`).
+    pub record: serde_json::Value,
+}
+
+/// Cuts `sets` (`cut`, parts below `parts_dir`), partitions them over `shard.count` shards
+/// (`partition`), and returns shard `shard.index`'s set files with the record of the partition;
+/// `key_of` gives a set file's key, the one its result line carries.
+pub fn assign(
+    sets: Vec<Planned>,
+    shard: Shard,
+    parts_dir: &Path,
+    unreadable: usize,
+    key_of: &dyn Fn(&Path) -> String,
+) -> Result<Assignment, CutError> {
+    let sets = cut(sets, shard.count, parts_dir)?;
+    let assigned = partition(&sets, shard.count);
+    let mut load = vec![0.0f64; shard.count];
+    let mut keys = serde_json::Map::new();
+    let mut parts = serde_json::Map::new();
+    for (p, k) in sets.iter().zip(&assigned) {
+        load[*k] += p.cost;
+        let key = key_of(&p.path);
+        if let Some(part) = &p.part {
+            parts.insert(
+                key.clone(),
+                serde_json::json!({
+                    "origin": key_of(&part.origin),
+                    "path": part.origin.display().to_string(),
+                    "first": part.first,
+                    "patches": part.patches,
+                }),
+            );
+        }
+        keys.insert(key, serde_json::json!(k));
+    }
+    let record = serde_json::json!({
+        "index": shard.index,
+        "count": shard.count,
+        "sets": keys,
+        "parts": parts,
+        "costs": load,
+        "unreadable": unreadable,
+    });
+    let mine = sets
+        .into_iter()
+        .zip(assigned)
+        .filter(|(_, k)| *k == shard.index)
+        .map(|(p, _)| p.path)
+        .collect();
+    Ok(Assignment { mine, record })
+}
+
 /// A per-patch list's entries in `range` (an empty list, which a manifest may leave out, stays
 /// empty).
 fn slice<T: Clone>(list: &[T], range: &std::ops::Range<usize>) -> Vec<T> {

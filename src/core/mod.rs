@@ -419,80 +419,37 @@ impl Validator {
     /// inputs that cannot be read go with shard 0); `run.json` records the shard and the whole
     /// partition, by which `merge` checks that every set was validated exactly once.
     pub fn submit_plan(&self, plan: Plan, shard: Option<Shard>) -> Result<Submission, CoreError> {
-        let bad = |plan: &Plan| -> Vec<SetResult> {
-            plan.unreadable
+        let Plan { sets, unreadable } = plan;
+        let bad = |unreadable: &[crate::patchset::Unreadable]| -> Vec<SetResult> {
+            unreadable
                 .iter()
                 .map(|u| crate::technique::unusable(Path::new(&u.source), 1, u.why.to_string()))
                 .collect()
         };
         let Some(shard) = shard else {
-            let done = bad(&plan);
-            return Ok(self.queue(plan.sets.into_iter().map(|p| p.path).collect(), done));
+            return Ok(self.queue(sets.into_iter().map(|p| p.path).collect(), bad(&unreadable)));
         };
-        let Plan { sets, unreadable } = plan;
+        // By the key its result line carries (`records::set_key`), which `merge` reads.
+        let key_of = |path: &Path| records::set_key(self.shared.run_key, path).unwrap_or_default();
         let parts_dir = self.shared.wd.inputs().join("parts");
-        let planned =
-            crate::shard::cut(sets, shard.count, &parts_dir).map_err(|e| CoreError::Io {
+        let assigned = crate::shard::assign(sets, shard, &parts_dir, unreadable.len(), &key_of)
+            .map_err(|e| CoreError::Io {
                 path: e.path,
                 source: e.source,
             })?;
-        let plan = Plan {
-            sets: planned,
-            unreadable,
-        };
-        let assigned = crate::shard::partition(&plan.sets, shard.count);
-        let mut load = vec![0.0f64; shard.count];
-        let mut sets = serde_json::Map::new();
-        let mut parts = serde_json::Map::new();
-        let key_of = |path: &Path| records::set_key(self.shared.run_key, path).unwrap_or_default();
-        for (p, k) in plan.sets.iter().zip(&assigned) {
-            load[*k] += p.cost;
-            // By the key its result line carries (`records::set_key`), which `merge` reads.
-            let key = key_of(&p.path);
-            if let Some(part) = &p.part {
-                // What `merge` needs to join the parts into the line an unsharded run writes.
-                parts.insert(
-                    key.clone(),
-                    serde_json::json!({
-                        "origin": key_of(&part.origin),
-                        "path": part.origin.display().to_string(),
-                        "first": part.first,
-                        "patches": part.patches,
-                    }),
-                );
-            }
-            sets.insert(key, serde_json::json!(k));
-        }
         {
             let mut rec = self.shared.lock_record();
             let dir = rec.record.dir.clone();
             rec.record
-                .note(
-                    "shard",
-                    serde_json::json!({
-                        "index": shard.index,
-                        "count": shard.count,
-                        "sets": sets,
-                        "parts": parts,
-                        "costs": load,
-                        "unreadable": plan.unreadable.len(),
-                    }),
-                )
+                .note("shard", assigned.record)
                 .map_err(io_err(&dir.join("run.json")))?;
         }
         let done = if shard.index == 0 {
-            bad(&plan)
+            bad(&unreadable)
         } else {
             Vec::new()
         };
-        let mine = plan
-            .sets
-            .into_iter()
-            .zip(assigned)
-            .filter(|(_, k)| *k == shard.index)
-            .map(|(p, _)| p.path)
-            .collect();
-        Ok(self.queue(mine, done))
+        Ok(self.queue(assigned.mine, done))
     }
 
     /// Queues set files (and records results already known) as one submission.
