@@ -92,12 +92,9 @@ fn run_shard(work: &Path, sets: &Path, shard: &str, extra: &[&str]) {
     );
 }
 
-#[test]
-fn merged_shards_equal_one_unsharded_run() {
-    let (tmp, project) = fixture("calc");
-    let work = project.parent().unwrap().join("work");
-    init(&project, &work);
-    let sets = project.join("patches");
+/// An unsharded run of `sets`, then its `n` shards; returns the unsharded run's directory and
+/// the shards', in shard order.
+fn whole_then_shards(work: &Path, sets: &Path, n: usize) -> (PathBuf, Vec<PathBuf>) {
     patchval_ok(&[
         "run",
         "-j",
@@ -106,12 +103,37 @@ fn merged_shards_equal_one_unsharded_run() {
         work.to_str().unwrap(),
         sets.to_str().unwrap(),
     ]);
-    let whole = runs(&work)[0].clone();
-    let n = 3;
     for k in 0..n {
-        run_shard(&work, &sets, &format!("{k}/{n}"), &[]);
+        run_shard(work, sets, &format!("{k}/{n}"), &[]);
     }
-    let shard_runs: Vec<PathBuf> = runs(&work)[1..].to_vec();
+    let all = runs(work);
+    assert_eq!(all.len(), n + 1);
+    (all[0].clone(), all[1..].to_vec())
+}
+
+/// The shards' predicted costs a partition recorded are each within 1.5x their mean.
+fn assert_balanced(plan: &Value) {
+    let costs: Vec<f64> = plan["costs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_f64().unwrap())
+        .collect();
+    let mean = costs.iter().sum::<f64>() / costs.len() as f64;
+    assert!(
+        costs.iter().all(|c| *c <= 1.5 * mean),
+        "{costs:?} (mean {mean})"
+    );
+}
+
+#[test]
+fn merged_shards_equal_one_unsharded_run() {
+    let (tmp, project) = fixture("calc");
+    let work = project.parent().unwrap().join("work");
+    init(&project, &work);
+    let sets = project.join("patches");
+    let n = 3;
+    let (whole, shard_runs) = whole_then_shards(&work, &sets, n);
     assert_eq!(shard_runs.len(), n);
     // Every set (or part of a set cut between shards) in exactly one shard, the one the
     // partition says, and the partition the same in every shard's record.
@@ -138,15 +160,7 @@ fn merged_shards_equal_one_unsharded_run() {
     assert_eq!(seen.len(), plan["sets"].as_object().unwrap().len());
     assert_eq!(origins.len(), 7, "{origins:?}");
     // The predicted costs are balanced: the largest within 1.5x the mean.
-    let costs: Vec<f64> = meta(&shard_runs[0])["shard"]["costs"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| c.as_f64().unwrap())
-        .collect();
-    let mean = costs.iter().sum::<f64>() / costs.len() as f64;
-    let max = costs.iter().cloned().fold(0.0, f64::max);
-    assert!(max <= 1.5 * mean, "{costs:?}");
+    assert_balanced(&plan);
 
     let merged = tmp.path().join("merged");
     let mut args = vec!["merge", "--out", merged.to_str().unwrap()];
@@ -202,20 +216,7 @@ fn a_set_costlier_than_a_shards_share_is_cut_into_parts_and_joined_by_merge() {
     for f in ["binsearch_return.json", "acc_addall_continue.json"] {
         std::fs::copy(project.join("patches").join(f), sets.join(f)).unwrap();
     }
-    patchval_ok(&[
-        "run",
-        "-j",
-        "2",
-        "-w",
-        work.to_str().unwrap(),
-        sets.to_str().unwrap(),
-    ]);
-    let whole = runs(&work)[0].clone();
-    let n = 4;
-    for k in 0..n {
-        run_shard(&work, &sets, &format!("{k}/{n}"), &[]);
-    }
-    let shard_runs: Vec<PathBuf> = runs(&work)[1..].to_vec();
+    let (whole, shard_runs) = whole_then_shards(&work, &sets, 4);
     let plan = meta(&shard_runs[0])["shard"].clone();
     let parts = plan["parts"].as_object().unwrap();
     assert!(!parts.is_empty(), "no set was cut: {plan}");
@@ -243,17 +244,7 @@ fn a_set_costlier_than_a_shards_share_is_cut_into_parts_and_joined_by_merge() {
         assert_eq!(next, total, "{path}: {ranges:?}");
     }
     // With no set above half a share, the shards' predicted costs are within 1.5x the mean.
-    let costs: Vec<f64> = plan["costs"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| c.as_f64().unwrap())
-        .collect();
-    let mean = costs.iter().sum::<f64>() / costs.len() as f64;
-    assert!(
-        costs.iter().all(|c| *c <= 1.5 * mean),
-        "{costs:?} (mean {mean})"
-    );
+    assert_balanced(&plan);
     // Merged: the lines one unsharded run writes, each set whole under its own path.
     let merged = tmp.path().join("merged");
     let mut args = vec!["merge", "--out", merged.to_str().unwrap()];

@@ -492,10 +492,22 @@ pub fn write_once(path: &Path, text: &str) -> std::io::Result<()> {
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir)?;
     }
-    let host = std::env::var("HOSTNAME").unwrap_or_default();
+    let host = hostname();
     let tmp = path.with_extension(format!("tmp-{}-{}", safe_name(&host), std::process::id()));
     std::fs::write(&tmp, text)?;
     std::fs::rename(&tmp, path)
+}
+
+/// This machine's name (empty when it cannot be read): with the process id it tells apart the
+/// temporary files of processes on several machines sharing a directory.
+fn hostname() -> String {
+    let mut buf = [0u8; 256];
+    // SAFETY: gethostname writes at most `buf.len()` bytes into the buffer it is given.
+    if unsafe { libc::gethostname(buf.as_mut_ptr().cast(), buf.len()) } != 0 {
+        return String::new();
+    }
+    let end = buf.iter().position(|&b| b == 0).unwrap_or(buf.len());
+    String::from_utf8_lossy(&buf[..end]).into_owned()
 }
 
 /// `name` with every character other than ASCII letters, digits and `-` turned into `_`, for a

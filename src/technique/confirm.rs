@@ -26,7 +26,8 @@ pub fn confirm_plausible(
         .filter(|(_, o)| o.verdict == Verdict::Plausible)
         .map(|(i, _)| i)
         .collect();
-    if plausible.is_empty() || plausible.len() > set.patches.len() {
+    // (A result whose outcomes are not the set's patches, one each, has nothing to confirm.)
+    if plausible.is_empty() || result.outcomes.len() != set.patches.len() {
         return;
     }
     let t = Instant::now();
