@@ -1,6 +1,8 @@
 //! Fixtures whose verdicts were verified without patchval: `testdata/soundness` (one patch set
-//! per way deduplication has been unsound) and `testdata/statics` (tests that share static state
-//! across test classes and leave system properties, the default Locale and TimeZone changed).
+//! per way deduplication has been unsound), `testdata/statics` (tests that share static state
+//! across test classes and leave system properties, the default Locale and TimeZone changed),
+//! `testdata/surefire` (resources read through the system class loader, verified as surefire runs
+//! the tests) and `testdata/selection`.
 //! The default technique, `--no-dedup` and `--technique plain` must each give the verified
 //! verdicts of `patches/expected.json` on every set.
 
@@ -30,6 +32,13 @@ fn soundness_fixture_default_equals_no_dedup_equals_plain_equals_expected() {
 #[test]
 fn statics_fixture_default_equals_no_dedup_equals_plain_equals_expected() {
     three_techniques_give_expected("statics");
+}
+
+/// Tests and code that read resources through the system class loader (`agent SystemLoader`),
+/// verdicts verified with the project on the JVM's class path as surefire runs it.
+#[test]
+fn surefire_fixture_default_equals_no_dedup_equals_plain_equals_expected() {
+    three_techniques_give_expected("surefire");
 }
 
 #[test]
