@@ -1,8 +1,8 @@
 //! Fixtures whose verdicts were verified without patchval: `testdata/soundness` (one patch set
 //! per way deduplication has been unsound), `testdata/statics` (tests that share static state
 //! across test classes and leave system properties, the default Locale and TimeZone changed),
-//! `testdata/surefire` (resources read through the system class loader, verified as surefire runs
-//! the tests) and `testdata/selection`.
+//! `testdata/surefire` (resources read through the system class loader, a class that passes only
+//! run whole; verified as surefire runs the tests) and `testdata/selection`.
 //! The default technique, `--no-dedup` and `--technique plain` must each give the verified
 //! verdicts of `patches/expected.json` on every set.
 
@@ -34,11 +34,29 @@ fn statics_fixture_default_equals_no_dedup_equals_plain_equals_expected() {
     three_techniques_give_expected("statics");
 }
 
-/// Tests and code that read resources through the system class loader (`agent SystemLoader`),
-/// verdicts verified with the project on the JVM's class path as surefire runs it.
+/// What tests get from surefire: resources read through the system class loader (`agent
+/// SystemLoader`), and a class whose tests pass only when it runs whole (`init::whole`), verdicts
+/// verified with the project on the JVM's class path and every class run whole, as surefire runs
+/// them.
 #[test]
 fn surefire_fixture_default_equals_no_dedup_equals_plain_equals_expected() {
-    three_techniques_give_expected("surefire");
+    let (_tmp, work) = three_techniques_give_expected("surefire");
+    let state: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(work.join("state.json")).unwrap()).unwrap();
+    let ledger: Vec<String> = state["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|t| t["id"]["class"] == "org.example.rates.LedgerTest")
+        .map(|t| {
+            format!(
+                "{} passed={}",
+                t["id"]["method"].as_str().unwrap(),
+                t["passed"]
+            )
+        })
+        .collect();
+    assert_eq!(ledger, ["* passed=true"], "LedgerTest runs whole");
 }
 
 #[test]

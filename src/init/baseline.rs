@@ -14,7 +14,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 /// One run of a test on the unpatched program: its result and milliseconds.
-fn run_unpatched(
+pub(super) fn run_unpatched(
     worker: &mut Worker,
     classpath: &[String],
     id: &TestId,
@@ -169,6 +169,13 @@ pub fn run(
             timeout_ms: timeout_for(millis),
         });
     }
+    // Before the declared triggers: under surefire a class that passes whole has no failing test.
+    super::whole::join(
+        &mut workers[0],
+        &classpath,
+        &mut state.tests,
+        coverage.as_mut(),
+    );
     if !options.declared_triggers.is_empty() {
         // Like `defects4j test`: only the declared trigger tests may fail on the unpatched program.
         let (keep, drop): (Vec<TestRecord>, Vec<TestRecord>) = std::mem::take(&mut state.tests)

@@ -9,6 +9,7 @@ pub mod baseline;
 pub mod discover;
 pub mod passes;
 pub mod warm_baseline;
+mod whole;
 
 use crate::bytecode::classfile::ClassPathError;
 use crate::pool::spawn::{spawn_worker, SpawnError};

@@ -33,7 +33,7 @@ _spec.loader.exec_module(base)
 SETS = [
     # The seeded bug: the loop overwrites the sum instead of adding to it. The two trigger tests
     # read their rates through the system class loader (ClassLoader.getSystemResource in the test,
-    # getSystemResourceAsStream in the code under test).
+    # getSystemResourceAsStream in the code under test). LedgerTest passes only run whole.
     ("total_sum", RATES, "public int total(", "sum = get(names[i]);", 0, [
         ("sum += get(names[i]);", "s"),
         ("sum = sum + get(names[i]);", "s"),
@@ -41,6 +41,9 @@ SETS = [
         ("sum += get(names[0]);", "F"),
         ("sum += get(names[i]) + 1;", "F"),
         ("sum = get(names[i]);", "F"),
+        # Right for two or more names, wrong for one: only LedgerTest, which passes only when its
+        # class runs whole, tells it apart.
+        ("sum += names.length == 1 ? get(names[i]) + 1 : get(names[i]);", "F"),
         ("sum += names[i];", "C"),
         ("sum += get(name);", "C"),
     ]),

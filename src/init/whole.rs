@@ -1,0 +1,113 @@
+//! Test classes whose tests pass only when the class runs whole, as Maven's surefire runs it: a
+//! class-level check over what all its tests did (`@AfterClass`), or a test that needs what an
+//! earlier one of its class left. Such a class becomes one test, `Class#*`.
+
+use super::baseline::run_unpatched;
+use crate::model::{TestId, TestResult};
+use crate::pool::Worker;
+use crate::protocol::test_id::WHOLE_CLASS;
+use crate::workdir::coverage::Coverage;
+use crate::workdir::{timeout_for, TestRecord};
+use std::collections::{BTreeMap, BTreeSet};
+use std::time::Duration;
+
+/// Runs whole every class with a test that failed on its own in the baseline (`tests`); where the
+/// whole class passes, its tests are replaced by one record of the class (at the place of its
+/// first test), whose coverage is the union of theirs (none, so always run, if one has none).
+/// Returns the classes joined.
+pub(super) fn join(
+    worker: &mut Worker,
+    classpath: &[String],
+    tests: &mut Vec<TestRecord>,
+    coverage: Option<&mut Coverage>,
+) -> Vec<String> {
+    // A class with a test that timed out alone would only time out again, later.
+    let timed_out = Some(TestResult::Timeout.describe());
+    let failing: BTreeSet<String> = tests
+        .iter()
+        .filter(|t| !t.passed && t.id.method != WHOLE_CLASS)
+        .map(|t| t.id.class.clone())
+        .collect();
+    let failing: Vec<String> = failing
+        .into_iter()
+        .filter(|c| {
+            !tests
+                .iter()
+                .any(|t| &t.id.class == c && !t.passed && t.failure == timed_out)
+        })
+        .collect();
+    let mut joined: BTreeMap<String, TestRecord> = BTreeMap::new();
+    for class in failing {
+        let members: Vec<&TestRecord> = tests.iter().filter(|t| t.id.class == class).collect();
+        // What the class's tests may take one by one, and the time to start them together.
+        let limit = members.iter().map(|t| t.timeout_ms).sum::<u64>();
+        let id = TestId {
+            class: class.clone(),
+            method: WHOLE_CLASS.to_string(),
+        };
+        match run_unpatched(worker, classpath, &id, Duration::from_millis(limit), false) {
+            Ok((TestResult::Pass, millis)) => {
+                let alone = members.iter().filter(|t| !t.passed).count();
+                tracing::info!(
+                    "{class}: {alone} of its {} tests fail when run alone, but the class passes \
+                     when run whole (as surefire runs it): it runs as one test, {id}",
+                    members.len()
+                );
+                joined.insert(
+                    class,
+                    TestRecord {
+                        id,
+                        passed: true,
+                        millis,
+                        timeout_ms: timeout_for(millis),
+                        failure: None,
+                        warm: false,
+                    },
+                );
+            }
+            Ok((result, _)) => tracing::debug!(
+                "{class}: fails when run whole too ({}): its tests stay one by one",
+                result.describe()
+            ),
+            Err(e) => {
+                tracing::warn!("{class}: running it whole failed ({e}): its tests stay one by one")
+            }
+        }
+    }
+    if let Some(coverage) = coverage {
+        for (class, record) in &joined {
+            let ids: Vec<String> = tests
+                .iter()
+                .filter(|t| &t.id.class == class)
+                .map(|t| t.id.to_string())
+                .collect();
+            let covered: Option<BTreeSet<u32>> =
+                ids.iter().try_fold(BTreeSet::new(), |mut all, id| {
+                    all.extend(coverage.tests.get(id)?.iter().copied());
+                    Some(all)
+                });
+            for id in &ids {
+                coverage.tests.remove(id);
+            }
+            if let Some(covered) = covered {
+                coverage
+                    .tests
+                    .insert(record.id.to_string(), covered.into_iter().collect());
+            }
+        }
+    }
+    let mut out = Vec::with_capacity(tests.len());
+    let mut placed = BTreeSet::new();
+    for t in std::mem::take(tests) {
+        match joined.get(&t.id.class) {
+            Some(record) => {
+                if placed.insert(t.id.class.clone()) {
+                    out.push(record.clone());
+                }
+            }
+            None => out.push(t),
+        }
+    }
+    *tests = out;
+    joined.into_keys().collect()
+}
