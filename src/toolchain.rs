@@ -154,12 +154,6 @@ pub fn default_jvm_options() -> Vec<String> {
     ] {
         v.push(format!("--add-opens=java.base/{package}=ALL-UNNAMED"));
     }
-    // Tests that read through the system class loader find the project as on surefire's class
-    // path (agent `SystemLoader`); a project's own `-Djava.system.class.loader` comes later and wins.
-    v.push(format!(
-        "-Djava.system.class.loader={}",
-        crate::protocol::class::SYSTEM_LOADER
-    ));
     // The warm loader's instrumenter loads ASM from here (agent `WarmLoader`).
     v.push(format!(
         "-D{}={}",

@@ -227,12 +227,12 @@ impl WorkDir {
         })
     }
 
-    /// Class path of a test round: the overlay first, then the project's classes and dependencies.
+    /// Class path of a test round, in surefire's order: the test classes, then the overlay (the
+    /// patched classes, before the ones they replace), the project's classes and dependencies.
     pub fn test_classpath(&self, state: &State, overlay: Option<&Path>) -> Vec<String> {
-        overlay
-            .into_iter()
-            .map(Path::to_path_buf)
-            .chain([self.classes(), self.test_classes()])
+        std::iter::once(self.test_classes())
+            .chain(overlay.map(Path::to_path_buf))
+            .chain([self.classes()])
             .chain(state.project.classpath.iter().cloned())
             .map(|p| p.display().to_string())
             .collect()

@@ -166,17 +166,17 @@ final class TestRunner {
 
     /**
      * Runs one test with classes from {@code loader} (a fresh one per round, or the warm one), which
-     * the system class loader asks too while it runs (SystemLoader), and puts back the JVM-wide
+     * a system class loader of its own asks too while it runs (SystemLoader), and puts back the JVM-wide
      * state it changed (Globals) whatever happened.
      */
     static String runIn(ClassLoader loader, String className, String methodName) {
         leftovers = new java.util.ArrayList<>();
         Globals globals = Globals.save();
-        ClassLoader system = SystemLoader.testLoader(loader);
+        ClassLoader system = SystemLoader.enter(loader);
         try {
             return runInLoader(loader, className, methodName);
         } finally {
-            SystemLoader.testLoader(system);
+            SystemLoader.leave(system);
             globals.restore();
         }
     }

@@ -51,9 +51,9 @@ final class Util {
         return m == null ? t.getClass().getName() : t.getClass().getName() + ": " + m;
     }
 
-    /** Fresh class loader over the given entries (dirs or jars), parent = the agent's own loader. */
+    /** Fresh class loader over the given entries (dirs or jars), parent = the agent's own loader (TestLoader). */
     static URLClassLoader newLoader(String[] classpath) throws Exception {
-        return new URLClassLoader(urls(classpath), Agent.class.getClassLoader());
+        return new TestLoader(urls(classpath), Agent.class.getClassLoader());
     }
 
     /** The class path's entries as URLs, directories ending in '/' (as URLClassLoader needs them). */

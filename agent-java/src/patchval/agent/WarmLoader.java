@@ -17,13 +17,13 @@ import java.util.function.BiFunction;
 import java.util.function.Function;
 
 /**
- * A URLClassLoader over the same entries as the fresh loader of {@link Util#newLoader} (so that
- * code asking its loader for URLs or resources sees the same), delegating to the agent's loader
- * first as that one does; it defines every other class from the class path after passing its bytes through the instrumenter
+ * A TestLoader over the same entries as the fresh loader of {@link Util#newLoader} (so that
+ * code asking its loader for URLs or resources sees the same), delegating classes to the agent's
+ * loader first as that one does; it defines every other class from the class path after passing its bytes through the instrumenter
  * (patchval.instrument.ResetTransformer, loaded with ASM in a loader of its own so that neither is
  * visible to the project, which may bring its own ASM).
  */
-final class WarmLoader extends URLClassLoader {
+final class WarmLoader extends TestLoader {
     static {
         registerAsParallelCapable();
     }

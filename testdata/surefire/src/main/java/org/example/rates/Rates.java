@@ -61,6 +61,17 @@ public final class Rates {
         return sum;
     }
 
+    /** The total less every discount installed, as ServiceLoader finds them through the system class loader. */
+    public int discounted(String... names) {
+        int total = total(names);
+        int off = 0;
+        for (org.example.rates.spi.Discount d
+                : java.util.ServiceLoader.load(org.example.rates.spi.Discount.class, ClassLoader.getSystemClassLoader())) {
+            off += d.cents(total);
+        }
+        return total - off;
+    }
+
     public int size() {
         return cents.size();
     }

@@ -2,6 +2,7 @@ package org.example.rates;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertNotNull;
+import static org.junit.Assert.assertSame;
 import static org.junit.Assert.assertTrue;
 
 import java.io.InputStreamReader;
@@ -44,6 +45,25 @@ public class RatesTest {
         List<URL> all = Collections.list(ClassLoader.getSystemResources("baskets/week.rates"));
         assertEquals(1, all.size());
         assertEquals(3, week().size());
+    }
+
+    @Test
+    public void theSystemClassLoaderLoadsTheClassUnderTest() throws Exception {
+        ClassLoader system = ClassLoader.getSystemClassLoader();
+        assertSame(Rates.class, system.loadClass("org.example.rates.Rates"));
+        assertSame(Rates.class, Class.forName("org.example.rates.Rates", true, system));
+    }
+
+    @Test
+    public void theWeekLessItsDiscount() throws Exception {
+        assertEquals(730, week().discounted("apples", "rice", "eggs"));
+    }
+
+    @Test
+    public void theClassPathStartsWithTheTests() throws Exception {
+        URL root = RatesTest.class.getClassLoader().getResource("");
+        assertEquals("file", root.getProtocol());
+        assertTrue(root.getPath(), new java.io.File(root.toURI()).toPath().resolve("baskets/week.rates").toFile().isFile());
     }
 
     @Test
