@@ -97,7 +97,7 @@ pub fn scan(project: &Project) -> Vec<SourceFile> {
         .map(|p| stem(p))
         .collect();
     let mut out = Vec::new();
-    for path in java_files(&project.source_dirs, &project.root) {
+    for path in project.main_sources().0 {
         let Ok(text) = std::fs::read_to_string(&path) else {
             continue;
         };

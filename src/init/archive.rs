@@ -54,7 +54,10 @@ pub fn make(wd: &WorkDir, state: &State) -> Result<PathBuf, ArchiveError> {
         .map_err(io_err(&wd.worker_project(0)))?;
     let agent_jar = crate::agent::extract(&wd.runtime()).map_err(io_err(&wd.runtime()))?;
     let mut requests = Vec::new();
-    let largest = crate::project::javac::sources(&state.project.source_dirs)
+    let largest = state
+        .project
+        .main_sources()
+        .0
         .into_iter()
         .filter_map(|f| Some((std::fs::metadata(&f).ok()?.len(), f)))
         .max();

@@ -13,7 +13,7 @@ mod whole;
 
 use crate::bytecode::classfile::ClassPathError;
 use crate::pool::spawn::{spawn_worker, SpawnError};
-use crate::project::javac::{compile_or_fail, copy_resources, sources};
+use crate::project::javac::{compile_or_fail, copy_resources};
 use crate::project::{Project, ProjectError};
 use crate::toolchain::{join_path, Toolchain, ToolchainError};
 use crate::workdir::{State, WorkDir};
@@ -181,7 +181,13 @@ fn compile(wd: &WorkDir, project: &Project, tools: &Toolchain) -> Result<(), Ini
         }
     }
     let scratch = wd.root.join("tmp");
-    let main_sources = sources(&project.source_dirs);
+    let (main_sources, left_out) = project.main_sources();
+    for (file, pattern) in left_out {
+        tracing::info!(
+            "{}: main source excluded by `{pattern}`, not compiled",
+            file.display()
+        );
+    }
     if main_sources.is_empty() {
         return Err(ProjectError::DoesNotCompile {
             what: "no Java sources".into(),

@@ -225,6 +225,7 @@ pub fn load(dir: &Path) -> Result<Checkout, ProjectError> {
             jvm_options: facts.defaults.jvm_options.clone(),
             exclude_tests: vec![],
             exclude_test_sources: vec![],
+            exclude_sources: vec![],
             test_fileset,
             root,
         },

@@ -120,17 +120,8 @@ pub fn load_with(dir: &Path, opts: &Options) -> Result<Project, ProjectError> {
         encoding,
         jvm_options: vec![],
         exclude_tests: vec![],
-        exclude_test_sources: {
-            let mut v: Vec<String> = Vec::new();
-            for m in &jars {
-                for p in &m.test_excludes {
-                    if !v.contains(p) {
-                        v.push(p.clone());
-                    }
-                }
-            }
-            v
-        },
+        exclude_test_sources: union(&jars, |m| &m.test_excludes),
+        exclude_sources: union(&jars, |m| &m.excludes),
         test_fileset: None,
         root,
     })
@@ -234,7 +225,22 @@ struct Model {
     encoding: Option<String>,
     /// maven-compiler-plugin's `<testExcludes>`: test sources Maven does not compile.
     test_excludes: Vec<String>,
+    /// Its `<excludes>`: main sources Maven does not compile.
+    excludes: Vec<String>,
     relocation: Option<(Option<String>, Option<String>, Option<String>)>,
+}
+
+/// The patterns `field` of every model, each once, in order.
+fn union(models: &[&Model], field: impl Fn(&Model) -> &Vec<String>) -> Vec<String> {
+    let mut v: Vec<String> = Vec::new();
+    for m in models {
+        for p in field(m) {
+            if !v.contains(p) {
+                v.push(p.clone());
+            }
+        }
+    }
+    v
 }
 
 /// Replaces `${name}` using `props`; unknown names are left as they are.
@@ -453,7 +459,7 @@ impl Ctx {
         .filter_map(|k| props.get(*k).map(|v| ip(v)))
         .collect();
         let mut encoding = props.get("project.build.sourceEncoding").map(|v| ip(v));
-        let mut test_excludes = Vec::new();
+        let (mut test_excludes, mut excludes) = (Vec::new(), Vec::new());
         for (_, e) in &chain {
             for plugins in [
                 &["build", "plugins", "plugin"][..],
@@ -470,6 +476,9 @@ impl Ctx {
                         encoding.or(p.text_at(&["configuration", "encoding"]).map(|v| ip(&v)));
                     for x in p.all(&["configuration", "testExcludes", "testExclude"]) {
                         test_excludes.push(ip(&x.text));
+                    }
+                    for x in p.all(&["configuration", "excludes", "exclude"]) {
+                        excludes.push(ip(&x.text));
                     }
                 }
             }
@@ -507,6 +516,7 @@ impl Ctx {
             levels,
             encoding,
             test_excludes,
+            excludes,
             relocation: rel.map(|r| {
                 (
                     r.text_at(&["groupId"]),

@@ -64,6 +64,10 @@ pub struct Project {
     /// directory (`**/BenchmarkTest*`, `org/x/NeedsMissingJar.java`): Maven's `<testExcludes>`.
     #[serde(default)]
     pub exclude_test_sources: Vec<String>,
+    /// Main source files left out of the compile, the same way (the compiler plugin's
+    /// `<excludes>`: code that needs what is not there, e.g. an unpackaged library).
+    #[serde(default)]
+    pub exclude_sources: Vec<String>,
     /// The test classes a harness runs, by file (Defects4J's `all.manual.tests`); `None`: every
     /// test class found.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -130,31 +134,45 @@ impl Project {
 
     /// The test sources to compile, and those left out with the pattern that left each out.
     pub fn test_sources(&self) -> (Vec<PathBuf>, Vec<(PathBuf, &str)>) {
-        let patterns: Vec<(glob::Pattern, &str)> = self
-            .exclude_test_sources
-            .iter()
-            .filter_map(|p| glob::Pattern::new(p).ok().map(|g| (g, p.as_str())))
-            .collect();
-        // Ant-like: `*` stays within one directory, `**/` spans any number of them.
-        let opts = glob::MatchOptions {
-            require_literal_separator: true,
-            ..glob::MatchOptions::new()
-        };
-        let (mut kept, mut left) = (Vec::new(), Vec::new());
-        for dir in &self.test_dirs {
-            for file in javac::sources(std::slice::from_ref(dir)) {
-                let rel = file.strip_prefix(dir).unwrap_or(&file).to_path_buf();
-                match patterns
-                    .iter()
-                    .find(|(g, _)| g.matches_path_with(&rel, opts))
-                {
-                    Some((_, p)) => left.push((file, *p)),
-                    None => kept.push(file),
-                }
+        sources_less(&self.test_dirs, &self.exclude_test_sources)
+    }
+
+    /// The main source files to compile, and those left out with the pattern that left each
+    /// out (`exclude_sources`).
+    pub fn main_sources(&self) -> (Vec<PathBuf>, Vec<(PathBuf, &str)>) {
+        sources_less(&self.source_dirs, &self.exclude_sources)
+    }
+}
+
+/// The Java files below `dirs`, less those whose path below their directory matches one of
+/// `excluded` (returned with the pattern).
+fn sources_less<'a>(
+    dirs: &[PathBuf],
+    excluded: &'a [String],
+) -> (Vec<PathBuf>, Vec<(PathBuf, &'a str)>) {
+    let patterns: Vec<(glob::Pattern, &str)> = excluded
+        .iter()
+        .filter_map(|p| glob::Pattern::new(p).ok().map(|g| (g, p.as_str())))
+        .collect();
+    // Ant-like: `*` stays within one directory, `**/` spans any number of them.
+    let opts = glob::MatchOptions {
+        require_literal_separator: true,
+        ..glob::MatchOptions::new()
+    };
+    let (mut kept, mut left) = (Vec::new(), Vec::new());
+    for dir in dirs {
+        for file in javac::sources(std::slice::from_ref(dir)) {
+            let rel = file.strip_prefix(dir).unwrap_or(&file).to_path_buf();
+            match patterns
+                .iter()
+                .find(|(g, _)| g.matches_path_with(&rel, opts))
+            {
+                Some((_, p)) => left.push((file, *p)),
+                None => kept.push(file),
             }
         }
-        (kept, left)
     }
+    (kept, left)
 }
 
 /// `patchval.toml`, all fields optional.
@@ -169,6 +187,31 @@ struct ConfigFile {
     jvm_options: Option<Vec<String>>,
     exclude: Option<Vec<String>>,
     exclude_test_sources: Option<Vec<String>>,
+    exclude_sources: Option<Vec<String>>,
+    /// Resource directories copied beside the classes (default `src/main/resources` where it
+    /// exists); a source directory may be one (its Java files are compiled, the rest copied).
+    resources: Option<Vec<String>>,
+    test_resources: Option<Vec<String>>,
+}
+
+/// The directories `patchval.toml` names below `root`, each of which must exist.
+fn dirs_of(root: &Path, cfg_path: &Path, dirs: Vec<String>) -> Result<Vec<PathBuf>, ProjectError> {
+    dirs.into_iter()
+        .map(|d| {
+            let full = root.join(&d);
+            if full.is_dir() {
+                Ok(full)
+            } else {
+                Err(ProjectError::Config {
+                    path: cfg_path.to_path_buf(),
+                    message: format!(
+                        "resource directory {d} is not a directory below {}",
+                        root.display()
+                    ),
+                })
+            }
+        })
+        .collect()
 }
 
 /// What the user said on the command line.
@@ -302,8 +345,14 @@ pub fn load(root: &Path, flags: &Overrides) -> Result<Project, ProjectError> {
     Ok(Project {
         source_dirs,
         test_dirs,
-        resource_dirs: existing("src/main/resources"),
-        test_resource_dirs: existing("src/test/resources"),
+        resource_dirs: match cfg.resources {
+            Some(dirs) => dirs_of(&root, &cfg_path, dirs)?,
+            None => existing("src/main/resources"),
+        },
+        test_resource_dirs: match cfg.test_resources {
+            Some(dirs) => dirs_of(&root, &cfg_path, dirs)?,
+            None => existing("src/test/resources"),
+        },
         classpath,
         release: flags
             .release
@@ -328,6 +377,7 @@ pub fn load(root: &Path, flags: &Overrides) -> Result<Project, ProjectError> {
             .into_iter()
             .chain(flags.exclude_test_sources.iter().cloned())
             .collect(),
+        exclude_sources: cfg.exclude_sources.unwrap_or_default(),
         test_fileset: None,
         root,
     })
@@ -427,6 +477,50 @@ mod tests {
             .leaves_out("org.m.GitHubTicketFetcherTest")
             .is_some());
         assert!(mockito.leaves_out("org.mockito.Helper").is_some());
+    }
+
+    #[test]
+    fn resource_directories_and_excluded_sources_from_patchval_toml() {
+        let d = tempfile::tempdir().unwrap();
+        for dir in ["src/java", "src/test", "src/conf"] {
+            std::fs::create_dir_all(d.path().join(dir)).unwrap();
+        }
+        let cfg = d.path().join("patchval.toml");
+        std::fs::write(
+            &cfg,
+            "src = [\"src/java\"]\ntest = [\"src/test\"]\nresources = [\"src/conf\"]\n\
+             test_resources = [\"src/test\"]\n",
+        )
+        .unwrap();
+        let p = load(d.path(), &Overrides::default()).unwrap();
+        assert_eq!(p.resource_dirs, [d.path().join("src/conf")]);
+        assert_eq!(p.test_resource_dirs, [d.path().join("src/test")]);
+        // Main sources left out like test sources.
+        for f in ["src/java/p/A.java", "src/java/p/brotli/B.java"] {
+            std::fs::create_dir_all(d.path().join(f).parent().unwrap()).unwrap();
+            std::fs::write(d.path().join(f), "package p;").unwrap();
+        }
+        std::fs::write(
+            &cfg,
+            "test = [\"src/test\"]\nsrc = [\"src/java\"]\nexclude_sources = [\"**/brotli/**\"]\n",
+        )
+        .unwrap();
+        let p = load(d.path(), &Overrides::default()).unwrap();
+        let (kept, left) = p.main_sources();
+        assert_eq!(kept, [d.path().join("src/java/p/A.java")]);
+        assert_eq!(
+            left,
+            [(d.path().join("src/java/p/brotli/B.java"), "**/brotli/**")]
+        );
+        std::fs::write(
+            &cfg,
+            "test = [\"src/test\"]\nsrc = [\"src/java\"]\nresources = [\"gone\"]\n",
+        )
+        .unwrap();
+        let e = load(d.path(), &Overrides::default())
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("gone") && e.contains("patchval.toml"), "{e}");
     }
 
     #[test]

@@ -461,6 +461,7 @@ mod tests {
                 jvm_options: vec![],
                 exclude_tests: vec![],
                 exclude_test_sources: vec![],
+                exclude_sources: vec![],
                 test_fileset: None,
             },
             tools: crate::toolchain::Toolchain {
