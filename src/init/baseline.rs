@@ -14,7 +14,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 /// One run of a test on the unpatched program: its result and milliseconds.
-pub(super) fn run_unpatched(
+fn run_unpatched(
     worker: &mut Worker,
     classpath: &[String],
     id: &TestId,
@@ -171,8 +171,7 @@ pub fn run(
     }
     // Before the declared triggers: under surefire a class that passes whole has no failing test.
     super::whole::join(
-        &mut workers[0],
-        &classpath,
+        |id, limit| run_unpatched(&mut workers[0], &classpath, id, limit, false),
         &mut state.tests,
         coverage.as_mut(),
     );

@@ -2,22 +2,21 @@
 //! class-level check over what all its tests did (`@AfterClass`), or a test that needs what an
 //! earlier one of its class left. Such a class becomes one test, `Class#*`.
 
-use super::baseline::run_unpatched;
 use crate::model::{TestId, TestResult};
-use crate::pool::Worker;
+use crate::pool::PoolError;
 use crate::protocol::test_id::WHOLE_CLASS;
 use crate::workdir::coverage::Coverage;
 use crate::workdir::{timeout_for, TestRecord};
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
 
-/// Runs whole every class with a test that failed on its own in the baseline (`tests`); where the
+/// Runs whole (with `run`: a test on the unpatched program within a limit, its result and
+/// milliseconds) every class with a test that failed on its own in the baseline (`tests`); where the
 /// whole class passes, its tests are replaced by one record of the class (at the place of its
 /// first test), whose coverage is the union of theirs (none, so always run, if one has none).
 /// Returns the classes joined.
 pub(super) fn join(
-    worker: &mut Worker,
-    classpath: &[String],
+    mut run: impl FnMut(&TestId, Duration) -> Result<(TestResult, f64), PoolError>,
     tests: &mut Vec<TestRecord>,
     coverage: Option<&mut Coverage>,
 ) -> Vec<String> {
@@ -45,7 +44,7 @@ pub(super) fn join(
             class: class.clone(),
             method: WHOLE_CLASS.to_string(),
         };
-        match run_unpatched(worker, classpath, &id, Duration::from_millis(limit), false) {
+        match run(&id, Duration::from_millis(limit)) {
             Ok((TestResult::Pass, millis)) => {
                 let alone = members.iter().filter(|t| !t.passed).count();
                 tracing::info!(
