@@ -14,29 +14,25 @@ use std::time::Duration;
 /// milliseconds) every class with a test that failed on its own in the baseline (`tests`); where the
 /// whole class passes, its tests are replaced by one record of the class (at the place of its
 /// first test), whose coverage is the union of theirs (none, so always run, if one has none).
-/// Returns the classes joined.
 pub(super) fn join(
     mut run: impl FnMut(&TestId, Duration) -> Result<(TestResult, f64), PoolError>,
     tests: &mut Vec<TestRecord>,
     coverage: Option<&mut Coverage>,
-) -> Vec<String> {
+) {
     // A class with a test that timed out alone would only time out again, later.
     let timed_out = Some(TestResult::Timeout.describe());
-    let failing: BTreeSet<String> = tests
+    let (mut failing, mut slow) = (BTreeSet::new(), BTreeSet::new());
+    for t in tests
         .iter()
         .filter(|t| !t.passed && t.id.method != WHOLE_CLASS)
-        .map(|t| t.id.class.clone())
-        .collect();
-    let failing: Vec<String> = failing
-        .into_iter()
-        .filter(|c| {
-            !tests
-                .iter()
-                .any(|t| &t.id.class == c && !t.passed && t.failure == timed_out)
-        })
-        .collect();
+    {
+        failing.insert(t.id.class.clone());
+        if t.failure == timed_out {
+            slow.insert(t.id.class.clone());
+        }
+    }
     let mut joined: BTreeMap<String, TestRecord> = BTreeMap::new();
-    for class in failing {
+    for class in failing.difference(&slow).cloned() {
         let members: Vec<&TestRecord> = tests.iter().filter(|t| t.id.class == class).collect();
         // What the class's tests may take one by one, and the time to start them together.
         let limit = members.iter().map(|t| t.timeout_ms).sum::<u64>();
@@ -108,5 +104,4 @@ pub(super) fn join(
         }
     }
     *tests = out;
-    joined.into_keys().collect()
 }
