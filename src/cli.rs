@@ -178,6 +178,25 @@ enum Command {
         #[arg(required = true)]
         runs: Vec<PathBuf>,
     },
+    /// Rank the source lines most likely to hold the fault: spectrum-based fault localization over
+    /// the line coverage `init` recorded (failing tests against passing ones).
+    Locate {
+        #[arg(long = "work-dir", short = 'w')]
+        work_dir: PathBuf,
+        /// The suspiciousness formula.
+        #[arg(long, value_enum, default_value_t)]
+        formula: crate::locate::Formula,
+        /// Lines shown in the table (`--json`: lines written; 0 for all).
+        #[arg(long, default_value_t = 20)]
+        top: usize,
+        /// Print the ranking as JSON instead of a table.
+        #[arg(long)]
+        json: bool,
+        /// Rank every line that all failing tests execute before the others (by default that only
+        /// breaks ties of score).
+        #[arg(long = "must-first")]
+        must_first: bool,
+    },
     /// Run the passing tests in fresh class loaders and in one warm loader whose static state is
     /// reset before every test, side by side; list the tests whose results differ.
     WarmCheck {
@@ -295,6 +314,16 @@ pub fn main() -> ExitCode {
                     e.exit_code()
                 }
             }
+        }
+        Command::Locate {
+            work_dir,
+            formula,
+            top,
+            json,
+            must_first,
+        } => {
+            init_logging("warn");
+            locate(&WorkDir::new(&work_dir), formula, top, json, must_first)
         }
         Command::WarmCheck {
             work_dir,
@@ -471,6 +500,37 @@ fn warm_check(wd: &WorkDir, test: &[String], rounds: u32, reset: bool) -> ExitCo
         }
         Err(e) => {
             eprintln!("patchval warm-check: {e}");
+            e.exit_code()
+        }
+    }
+}
+
+fn locate(
+    wd: &WorkDir,
+    formula: crate::locate::Formula,
+    top: usize,
+    json: bool,
+    must_first: bool,
+) -> ExitCode {
+    match crate::locate::locate(wd, formula, must_first) {
+        Ok(mut l) => {
+            let top = if top == 0 { usize::MAX } else { top };
+            if json {
+                l.suspects.truncate(top);
+                match serde_json::to_string_pretty(&l) {
+                    Ok(text) => println!("{text}"),
+                    Err(e) => {
+                        eprintln!("patchval locate: {e}");
+                        return ExitCode::Internal;
+                    }
+                }
+            } else {
+                print!("{}", crate::locate::table(&l, top));
+            }
+            ExitCode::Ok
+        }
+        Err(e) => {
+            eprintln!("patchval locate: {e}");
             e.exit_code()
         }
     }

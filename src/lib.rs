@@ -12,6 +12,7 @@ pub mod init;
 pub mod model;
 pub mod patchset;
 
+pub mod locate;
 pub mod merge;
 pub mod pool;
 pub mod progress;

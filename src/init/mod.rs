@@ -2,7 +2,7 @@
 //! main and test sources (`project::javac`), scan every class a test can load for purity
 //! (`bytecode::purity`), discover the tests (`discover`), run the baseline in the warm loader with
 //! coverage probes over the workers (`baseline`, `warm_baseline`, spread by `passes`), save
-//! `state.json` and `coverage.json`, and train the workers' class-data archive (`archive`).
+//! `state.json`, `coverage.json` and `lines.json`, and train the workers' class-data archive (`archive`).
 
 pub mod archive;
 pub mod baseline;
@@ -138,7 +138,19 @@ pub fn init(
         return Err(InitError::NoTests(join_path(&state.project.test_dirs)));
     }
     let _ = std::fs::remove_file(wd.coverage());
+    let _ = std::fs::remove_file(wd.lines());
     if let Some(coverage) = coverage {
+        if !coverage.lines.tests.is_empty() {
+            tracing::info!(
+                "line coverage (for `locate`): {} lines, {} tests",
+                coverage.lines.lines.len(),
+                coverage.lines.tests.len()
+            );
+            coverage
+                .lines
+                .save(&wd.lines())
+                .map_err(io_err(&wd.lines()))?;
+        }
         if coverage.methods.is_empty() {
             tracing::warn!("coverage: no project method was seen; every test runs for every set");
         } else {

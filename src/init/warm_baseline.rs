@@ -220,10 +220,14 @@ fn covered_run(
 ) -> Result<(TestResult, f64), PoolError> {
     let coverage = records.current(worker.jvm_starts);
     run_one(worker, id, timeout, true, Some(main)).map(|(r, ms, lines)| {
-        match coverage.absorb(&id.to_string(), &lines) {
+        let (r, ms) = match coverage.absorb(&id.to_string(), &lines) {
             Err(why) if r.passed() => (TestResult::Error(format!("coverage: {why}")), ms),
             _ => (r, ms),
+        };
+        if !r.passed() {
+            tracing::debug!("{id} in the warm loader: {}", r.describe());
         }
+        (r, ms)
     })
 }
 

@@ -71,24 +71,12 @@ pub(super) fn join(
     }
     if let Some(coverage) = coverage {
         for (class, record) in &joined {
-            let ids: Vec<String> = tests
+            let members: Vec<String> = tests
                 .iter()
                 .filter(|t| &t.id.class == class)
                 .map(|t| t.id.to_string())
                 .collect();
-            let covered: Option<BTreeSet<u32>> =
-                ids.iter().try_fold(BTreeSet::new(), |mut all, id| {
-                    all.extend(coverage.tests.get(id)?.iter().copied());
-                    Some(all)
-                });
-            for id in &ids {
-                coverage.tests.remove(id);
-            }
-            if let Some(covered) = covered {
-                coverage
-                    .tests
-                    .insert(record.id.to_string(), covered.into_iter().collect());
-            }
+            coverage.join(&record.id.to_string(), &members);
         }
     }
     let mut out = Vec::with_capacity(tests.len());

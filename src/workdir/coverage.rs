@@ -2,34 +2,14 @@
 //! `WORK/coverage.json`: which project methods (by class and name) each test executed, and which
 //! ran inside an enum's or interface's static initialiser (counted as executed by every test).
 
+use super::lines::LineCoverage;
+pub use super::probes::CoverageError;
+use super::probes::{ids, join_tests, load_json, named, renumber, renumbered, save_json};
 use super::WorkDirError;
 use crate::protocol::{coverage, line};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
-use std::num::ParseIntError;
 use std::path::Path;
-
-/// Why the agent's coverage lines of a test run cannot be recorded ([`Coverage::absorb`]).
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum CoverageError {
-    #[error("coverage name line without an id: {0}")]
-    NameWithoutId(String),
-    /// A `name` line whose id is not a number.
-    #[error("bad coverage id: {line}")]
-    NameId { line: String, source: ParseIntError },
-    /// A `name` line for id `id` where the next id is `next`.
-    #[error("coverage names out of order: id {id} after {next} names")]
-    OutOfOrder { id: usize, next: usize },
-    #[error("unexpected coverage line: {0}")]
-    Unexpected(String),
-    #[error("no coverage line after the result")]
-    NoCoverage,
-    #[error("coverage id {0} has no name")]
-    Unnamed(u32),
-    /// An id of a `cov` or `global` list that is not a number.
-    #[error("bad coverage id `{id}`")]
-    Id { id: String, source: ParseIntError },
-}
 
 /// What init recorded. Method ids index `methods`; a member is `pkg/Outer$Inner.name` (internal
 /// class name, a dot, the method name; `<init>` and `<clinit>` included; overloads share one).
@@ -40,6 +20,10 @@ pub struct Coverage {
     pub global: BTreeSet<u32>,
     /// Per test (`Class#method`), the methods it executed. A test without an entry is always run.
     pub tests: BTreeMap<String, Vec<u32>>,
+    /// The source lines each test executed, failing tests included: saved apart
+    /// (`WORK/lines.json`), as `run` never reads them.
+    #[serde(skip)]
+    pub lines: LineCoverage,
 }
 
 /// Which tests can see a change in one member.
@@ -53,8 +37,8 @@ pub enum Reach {
 }
 
 impl Coverage {
-    /// Adds one covered test run's agent lines (`cov`, `global`, `name`) to the record; on an
-    /// error the record is left as it was.
+    /// Adds one covered test run's agent lines (`cov`, `global`, `name`, and the `lines` and
+    /// `line` of [`LineCoverage::absorb`]) to the record; on an error the record is left as it was.
     pub fn absorb(&mut self, test: &str, lines: &[String]) -> Result<(), CoverageError> {
         let (mut covered, mut global, mut names) = (None, Vec::new(), Vec::new());
         for text in lines {
@@ -64,20 +48,8 @@ impl Coverage {
             match kind {
                 coverage::COVERED => covered = Some(ids(rest)?),
                 coverage::GLOBAL => global = ids(rest)?,
-                coverage::NAME => {
-                    let (id, name) = rest
-                        .split_once(line::SEPARATOR)
-                        .ok_or_else(|| CoverageError::NameWithoutId(text.clone()))?;
-                    let id: usize = id.parse().map_err(|source| CoverageError::NameId {
-                        line: text.clone(),
-                        source,
-                    })?;
-                    let next = self.methods.len() + names.len();
-                    if id != next {
-                        return Err(CoverageError::OutOfOrder { id, next });
-                    }
-                    names.push(name.to_string());
-                }
+                coverage::NAME => names.push(named(text, rest, self.methods.len() + names.len())?),
+                coverage::LINES | coverage::LINE_NAME => {} // LineCoverage's
                 _ => return Err(CoverageError::Unexpected(text.clone())),
             }
         }
@@ -90,6 +62,7 @@ impl Coverage {
         {
             return Err(CoverageError::Unnamed(*bad));
         }
+        self.lines.absorb(test, lines)?;
         self.methods.extend(names);
         self.global.extend(global);
         self.tests.insert(test.to_string(), covered);
@@ -98,29 +71,20 @@ impl Coverage {
 
     /// Adds the record of another worker (whose JVM numbered the methods in its own order).
     pub fn merge(&mut self, other: Coverage) {
-        let mut index: std::collections::HashMap<String, u32> = self
-            .methods
-            .iter()
-            .enumerate()
-            .map(|(i, m)| (m.clone(), i as u32))
-            .collect();
-        let map: Vec<u32> = other
-            .methods
-            .into_iter()
-            .map(|m| {
-                *index.entry(m.clone()).or_insert_with(|| {
-                    self.methods.push(m);
-                    (self.methods.len() - 1) as u32
-                })
-            })
-            .collect();
+        let map = renumber(&mut self.methods, other.methods);
         self.global
             .extend(other.global.iter().map(|&i| map[i as usize]));
         for (test, ids) in other.tests {
-            let mut ids: Vec<u32> = ids.iter().map(|&i| map[i as usize]).collect();
-            ids.sort_unstable();
-            self.tests.insert(test, ids);
+            self.tests.insert(test, renumbered(&ids, &map));
         }
+        self.lines.merge(other.lines);
+    }
+
+    /// Replaces the records of `members` by one for `whole` (a class run as one test): the union
+    /// of theirs, for methods and lines; no method record (always run) if a member has none.
+    pub fn join(&mut self, whole: &str, members: &[String]) {
+        join_tests(&mut self.tests, whole, members);
+        join_tests(&mut self.lines.tests, whole, members);
     }
 
     /// Forgets a test's coverage (it did not behave in the warm loader as in a fresh one).
@@ -172,41 +136,13 @@ impl Coverage {
     }
 
     pub fn save(&self, path: &Path) -> std::io::Result<()> {
-        let tmp = path.with_extension("json.tmp");
-        std::fs::write(&tmp, serde_json::to_vec(self)?)?;
-        std::fs::rename(&tmp, path)
+        save_json(self, path)
     }
 
     /// The record at `path`; `Ok(None)` when init recorded none.
     pub fn load(path: &Path) -> Result<Option<Coverage>, WorkDirError> {
-        match std::fs::read(path) {
-            Ok(bytes) => {
-                serde_json::from_slice(&bytes)
-                    .map(Some)
-                    .map_err(|source| WorkDirError::Json {
-                        path: path.to_path_buf(),
-                        source,
-                    })
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-            Err(source) => Err(WorkDirError::Read {
-                path: path.to_path_buf(),
-                source,
-            }),
-        }
+        load_json(path)
     }
-}
-
-fn ids(list: &str) -> Result<Vec<u32>, CoverageError> {
-    list.split(',')
-        .filter(|s| !s.is_empty())
-        .map(|s| {
-            s.parse().map_err(|source| CoverageError::Id {
-                id: s.to_string(),
-                source,
-            })
-        })
-        .collect()
 }
 
 #[cfg(test)]

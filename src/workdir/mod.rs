@@ -2,6 +2,8 @@
 
 use crate::model::TestId;
 pub mod coverage;
+pub mod lines;
+mod probes;
 
 use crate::project::Project;
 use crate::toolchain::Toolchain;
@@ -133,6 +135,11 @@ impl WorkDir {
     /// Per-test method coverage from init (`project::coverage`).
     pub fn coverage(&self) -> PathBuf {
         self.root.join("coverage.json")
+    }
+
+    /// Per-test line coverage from init, for fault localization (`workdir::lines`).
+    pub fn lines(&self) -> PathBuf {
+        self.root.join("lines.json")
     }
     pub fn details(&self) -> PathBuf {
         self.root.join("details.jsonl")

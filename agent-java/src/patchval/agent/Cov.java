@@ -1,6 +1,7 @@
 // patchval agent: Cov owns per-test method coverage, recorded at init in a warm loader whose
 // project classes carry one probe per method (patchval.instrument.CoverageProbes): which methods a
-// test executed, and which ran inside the initialiser of a class no reset re-runs.
+// test executed, which ran inside the initialiser of a class no reset re-runs, and which source
+// lines it executed (for fault localization).
 package patchval.agent;
 
 import java.util.ArrayList;
@@ -27,6 +28,11 @@ public final class Cov {
     private static final Map<String, Integer> ids = new HashMap<>();
     /** Names already sent to the worker (ids below this one). */
     private static int reported;
+    /** The same for source lines ({@code owner.method:line}), numbered apart from the methods. */
+    private static final boolean[][] lineHits = new boolean[4096][];
+    private static final List<String> lineNames = new ArrayList<>();
+    private static final Map<String, Integer> lineIds = new HashMap<>();
+    private static int linesReported;
 
     /** The id of {@code owner.method} (internal class name), made on first use. */
     public static synchronized int idOf(String member) {
@@ -43,6 +49,23 @@ public final class Cov {
         return id;
     }
 
+    /** The id of source line {@code owner.method:line}, made on first use. */
+    public static synchronized int lineIdOf(String line) {
+        Integer known = lineIds.get(line);
+        if (known != null) return known;
+        int id = lineNames.size();
+        if (id / PAGE >= lineHits.length) throw new IllegalStateException("more lines than coverage can record");
+        if (lineHits[id / PAGE] == null) lineHits[id / PAGE] = new boolean[PAGE];
+        lineNames.add(line);
+        lineIds.put(line, id);
+        return id;
+    }
+
+    /** The probe at a source line's first instruction. */
+    public static void line(int id) {
+        lineHits[id / PAGE][id % PAGE] = true;
+    }
+
     public static void hit(int id) {
         hits[id / PAGE][id % PAGE] = true;
         if (Reset.initDepth > 0) global[id / PAGE][id % PAGE] = true;
@@ -56,16 +79,19 @@ public final class Cov {
 
     /** Forgets the hits so far (before a test). */
     static synchronized void clear() {
-        for (boolean[] page : hits) {
-            if (page == null) break;
-            java.util.Arrays.fill(page, false);
+        for (boolean[][] pages : new boolean[][][] {hits, lineHits}) {
+            for (boolean[] page : pages) {
+                if (page == null) break;
+                java.util.Arrays.fill(page, false);
+            }
         }
     }
 
     /**
      * The lines that follow a covered test's result: {@code cov\t<ids>} (comma-separated), then
      * {@code global\t<ids>} (every global id so far), then {@code name\t<id>\t<member>} for each id
-     * not reported before. Clears the hits.
+     * not reported before; then {@code lines\t<ids>} and {@code line\t<id>\t<owner.method:line>}
+     * the same way for source lines. Clears the hits.
      */
     static synchronized List<String> take() {
         List<String> out = new ArrayList<>();
@@ -73,6 +99,11 @@ public final class Cov {
         out.add(Util.line(Protocol.Coverage.GLOBAL, list(global, false)));
         for (int id = reported; id < names.size(); id++) out.add(Util.line(Protocol.Coverage.NAME, id, names.get(id)));
         reported = names.size();
+        out.add(Util.line(Protocol.Coverage.LINES, list(lineHits, true)));
+        for (int id = linesReported; id < lineNames.size(); id++) {
+            out.add(Util.line(Protocol.Coverage.LINE_NAME, id, lineNames.get(id)));
+        }
+        linesReported = lineNames.size();
         return out;
     }
 

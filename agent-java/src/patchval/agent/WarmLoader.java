@@ -139,13 +139,14 @@ final class WarmLoader extends TestLoader {
         java.util.function.BiConsumer<String, String> stripped = (c, f) -> Reset.stripped(loader, c, f);
         java.util.function.Predicate<String> probed = loader.covered == null ? null : loader::probed;
         java.util.function.ToIntFunction<String> probeIds = loader.covered == null ? null : Cov::idOf;
+        java.util.function.ToIntFunction<String> lineIds = loader.covered == null ? null : Cov::lineIdOf;
         // Coverage wants every initialiser's calls seen in every test: no class is kept then.
         java.util.function.Consumer<String> pure = loader.covered == null ? n -> Reset.pure(loader, n) : null;
         return (BiFunction<String, byte[], byte[]>) t
             .getConstructor(Function.class, BiFunction.class, java.util.function.BiConsumer.class,
                 java.util.function.Predicate.class, java.util.function.ToIntFunction.class,
-                java.util.function.Consumer.class)
-            .newInstance(lookup, ids, stripped, probed, probeIds, pure);
+                java.util.function.ToIntFunction.class, java.util.function.Consumer.class)
+            .newInstance(lookup, ids, stripped, probed, probeIds, lineIds, pure);
     }
 
     private static URLClassLoader instrumentLoader;

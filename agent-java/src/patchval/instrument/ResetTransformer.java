@@ -48,6 +48,7 @@ public final class ResetTransformer implements BiFunction<String, byte[], byte[]
     /** Which classes get coverage probes (CoverageProbes), and their ids; null: none. */
     private final java.util.function.Predicate<String> probed;
     private final java.util.function.ToIntFunction<String> probeIds;
+    private final java.util.function.ToIntFunction<String> lineIds;
     private final java.util.function.Consumer<String> pure;
     private final Map<String, Info> infos = new HashMap<>();
 
@@ -67,13 +68,15 @@ public final class ResetTransformer implements BiFunction<String, byte[], byte[]
      * {@code ids} gives Reset's id of a resettable class (internal name, resettable superclass);
      * {@code stripped} is told of every static field that lost its {@code final};
      * {@code probed} (internal name) says which classes get coverage probes with ids from
-     * {@code probeIds} (both null when coverage is off); {@code pure}, when not null, is told of
+     * {@code probeIds} for methods and {@code lineIds} for source lines (all three null when
+     * coverage is off); {@code pure}, when not null, is told of
      * every resettable class whose initialiser can only rebuild the state it has ({@link PureInit}).
      */
     public ResetTransformer(Function<String, byte[]> lookup, BiFunction<String, String, Integer> ids,
                             java.util.function.BiConsumer<String, String> stripped,
                             java.util.function.Predicate<String> probed,
                             java.util.function.ToIntFunction<String> probeIds,
+                            java.util.function.ToIntFunction<String> lineIds,
                             java.util.function.Consumer<String> pure) {
         this.pure = pure;
         this.lookup = lookup;
@@ -81,6 +84,7 @@ public final class ResetTransformer implements BiFunction<String, byte[], byte[]
         this.stripped = stripped;
         this.probed = probed;
         this.probeIds = probeIds;
+        this.lineIds = lineIds;
     }
 
     /** The header of {@code name}, or null when it is not on the warm loader's class path. */
@@ -191,7 +195,7 @@ public final class ResetTransformer implements BiFunction<String, byte[], byte[]
         ClassReader r = new ClassReader(bytes);
         ClassWriter w = new ClassWriter(r, ClassWriter.COMPUTE_MAXS);
         ClassVisitor out = probed != null && probed.test(name)
-            ? new CoverageProbes(w, name, self.resettable, probeIds) : w;
+            ? new CoverageProbes(w, name, self.resettable, probeIds, lineIds) : w;
         r.accept(new Adapter(out, name, self), 0);
         return w.toByteArray();
     }
