@@ -197,6 +197,31 @@ enum Command {
         #[arg(long = "must-first")]
         must_first: bool,
     },
+    /// Write candidate patches at the most suspicious statements (TBar's fix-pattern families), one
+    /// manifest-v3 set per location, for `run`.
+    Generate {
+        #[arg(long = "work-dir", short = 'w')]
+        work_dir: PathBuf,
+        /// Locations taken: the first K of `locate`'s ranking or of `--locations`.
+        #[arg(long, default_value_t = 10)]
+        top: usize,
+        /// Patches in all.
+        #[arg(long = "max-patches", default_value_t = 2000)]
+        max_patches: usize,
+        /// Patches at one location.
+        #[arg(long = "per-location", default_value_t = 200)]
+        per_location: usize,
+        /// Locations from a file of `Class@line` lines (TBar's form of GZoltar's ranking; an
+        /// optional `@score` or `,score` is ignored) instead of `locate`'s ranking.
+        #[arg(long)]
+        locations: Option<PathBuf>,
+        /// The formula of `locate`'s ranking.
+        #[arg(long, value_enum, default_value_t)]
+        formula: crate::locate::Formula,
+        /// Where the sets go (emptied first); default WORK/generated.
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
     /// Run the passing tests in fresh class loaders and in one warm loader whose static state is
     /// reset before every test, side by side; list the tests whose results differ.
     WarmCheck {
@@ -324,6 +349,26 @@ pub fn main() -> ExitCode {
         } => {
             init_logging("warn");
             locate(&WorkDir::new(&work_dir), formula, top, json, must_first)
+        }
+        Command::Generate {
+            work_dir,
+            top,
+            max_patches,
+            per_location,
+            locations,
+            formula,
+            out,
+        } => {
+            init_logging("warn");
+            let args = crate::generate::GenerateArgs {
+                top,
+                max_patches,
+                per_location,
+                locations,
+                formula,
+                out: out.unwrap_or_else(|| work_dir.join("generated")),
+            };
+            generate(&WorkDir::new(&work_dir), &args)
         }
         Command::WarmCheck {
             work_dir,
@@ -531,6 +576,48 @@ fn locate(
         }
         Err(e) => {
             eprintln!("patchval locate: {e}");
+            e.exit_code()
+        }
+    }
+}
+
+/// `generate`: one line per set written on stdout (path, place, patches, families), a summary
+/// and what was skipped on stderr.
+fn generate(wd: &WorkDir, args: &crate::generate::GenerateArgs) -> ExitCode {
+    match crate::generate::generate(wd, args) {
+        Ok(g) => {
+            for s in &g.sets {
+                let families: Vec<String> =
+                    s.families.iter().map(|(f, n)| format!("{f}={n}")).collect();
+                println!(
+                    "{}\t{}\t{} patches\t{}",
+                    s.path.display(),
+                    s.place,
+                    s.patches,
+                    families.join(",")
+                );
+            }
+            for why in &g.skipped {
+                eprintln!("skipped {why}");
+            }
+            let total: usize = g.sets.iter().map(|s| s.patches).sum();
+            eprintln!(
+                "generated {total} patches in {} sets into {}{}",
+                g.sets.len(),
+                args.out.display(),
+                if g.unparsable > 0 {
+                    format!(
+                        " ({} candidates dropped: the patched file did not parse)",
+                        g.unparsable
+                    )
+                } else {
+                    String::new()
+                }
+            );
+            ExitCode::Ok
+        }
+        Err(e) => {
+            eprintln!("patchval generate: {e}");
             e.exit_code()
         }
     }

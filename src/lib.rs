@@ -8,6 +8,7 @@ pub mod compile;
 pub mod core;
 pub mod exit;
 pub mod fuzz;
+pub mod generate;
 pub mod init;
 pub mod model;
 pub mod patchset;

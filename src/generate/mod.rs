@@ -1,0 +1,247 @@
+//! `patchval generate`, a front end: candidate patches at the most suspicious statements, with
+//! TBar's fix-pattern families (`patterns.rs`), written as manifest-v3 sets (one per location) in a
+//! deterministic order (location rank, then family), within budgets. Locations come from
+//! `locate`'s ranking or from a file in the `Class@line` form TBar reads from GZoltar.
+
+pub mod patterns;
+
+use crate::fuzz::locate::{candidates, exceptions, parse_source, SourceFile};
+use crate::fuzz::spot::Spot;
+use crate::locate::{Formula, LocateError};
+use crate::model::PatchSet;
+use crate::patchset::line_of;
+use crate::workdir::{State, WorkDir, WorkDirError};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// What to generate.
+#[derive(Debug, Clone)]
+pub struct GenerateArgs {
+    /// Locations taken (the first `top` lines of the ranking or of the file).
+    pub top: usize,
+    /// Patches in all, and at one location.
+    pub max_patches: usize,
+    pub per_location: usize,
+    /// A `Class@line[@score]` file instead of `locate`'s ranking (with `formula`).
+    pub locations: Option<PathBuf>,
+    pub formula: Formula,
+    /// Where the sets go (emptied first).
+    pub out: PathBuf,
+}
+
+/// One written set.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct GeneratedSet {
+    pub path: PathBuf,
+    /// `file:line` and the location's rank (1-based, in the list of locations).
+    pub place: String,
+    pub rank: usize,
+    pub patches: usize,
+    /// Patches per family.
+    pub families: BTreeMap<&'static str, usize>,
+}
+
+/// What `generate` did.
+#[derive(Debug, Clone, Default, serde::Serialize)]
+pub struct Generated {
+    pub sets: Vec<GeneratedSet>,
+    /// Locations without a statement that patterns apply to, and why.
+    pub skipped: Vec<String>,
+    /// Candidates dropped because the patched file did not parse (a pattern's bug).
+    pub unparsable: usize,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum GenerateError {
+    #[error(transparent)]
+    WorkDir(#[from] WorkDirError),
+    #[error(transparent)]
+    Locate(#[from] LocateError),
+    #[error("{path}: {why}")]
+    Locations { path: PathBuf, why: String },
+    #[error("{path}: {source}")]
+    Write {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+}
+
+impl GenerateError {
+    pub fn exit_code(&self) -> crate::exit::ExitCode {
+        use crate::exit::ExitCode;
+        match self {
+            GenerateError::WorkDir(_) | GenerateError::Write { .. } => ExitCode::Environment,
+            GenerateError::Locate(e) => e.exit_code(),
+            GenerateError::Locations { .. } => ExitCode::Usage,
+        }
+    }
+}
+
+/// One location: a source file relative to the project's root and a line.
+type Place = (PathBuf, u32);
+
+/// Generates the sets of `wd` into `args.out`.
+pub fn generate(wd: &WorkDir, args: &GenerateArgs) -> Result<Generated, GenerateError> {
+    let state = wd.load()?;
+    let places: Vec<Place> = match &args.locations {
+        Some(file) => read_locations(file, &state)?,
+        None => crate::locate::locate(wd, args.formula, false)?
+            .suspects
+            .into_iter()
+            .map(|s| (s.file, s.line))
+            .collect(),
+    };
+    let _ = std::fs::remove_dir_all(&args.out);
+    std::fs::create_dir_all(&args.out).map_err(|source| GenerateError::Write {
+        path: args.out.clone(),
+        source,
+    })?;
+    let mut files: BTreeMap<PathBuf, Option<SourceFile>> = BTreeMap::new();
+    let mut result = Generated::default();
+    let mut budget = args.max_patches;
+    for (rank, (rel, line)) in places.iter().take(args.top).enumerate() {
+        if budget == 0 {
+            break;
+        }
+        let file = files.entry(rel.clone()).or_insert_with(|| {
+            let text = std::fs::read_to_string(state.project.root.join(rel)).ok()?;
+            parse_source(&rel.to_string_lossy(), text, false)
+        });
+        let Some(file) = file.as_ref() else {
+            result.skipped.push(format!(
+                "{}:{line}: the file cannot be read or parsed",
+                rel.display()
+            ));
+            continue;
+        };
+        let place = format!("{}:{line}", rel.display());
+        let limit = args.per_location.min(budget);
+        match at_line(file, *line, limit, &mut result.unparsable) {
+            None => result.skipped.push(format!(
+                "{place}: no statement inside a method starts on this line"
+            )),
+            Some((_, cands)) if cands.is_empty() => {
+                result.skipped.push(format!("{place}: no pattern applies"))
+            }
+            Some((range, cands)) => {
+                budget -= cands.len();
+                let set = PatchSet {
+                    manifest_version: 3,
+                    interface: "local".into(),
+                    bug: format!("gen-{:03}-{}-L{line}", rank + 1, stem(rel)),
+                    filename: file.rel.clone(),
+                    context_above: file.text[..range.start].to_string(),
+                    unpatched: file.text[range.clone()].to_string(),
+                    context_below: file.text[range.end..].to_string(),
+                    patches: cands.iter().map(|c| c.text.clone()).collect(),
+                    ..PatchSet::default()
+                };
+                let path = args.out.join(format!("{}.json", set.bug));
+                let json = serde_json::to_string_pretty(&set).expect("a patch set serialises");
+                std::fs::write(&path, json).map_err(|source| GenerateError::Write {
+                    path: path.clone(),
+                    source,
+                })?;
+                let mut families = BTreeMap::new();
+                for c in &cands {
+                    *families.entry(c.family).or_insert(0) += 1;
+                }
+                result.sets.push(GeneratedSet {
+                    path,
+                    place,
+                    rank: rank + 1,
+                    patches: cands.len(),
+                    families,
+                });
+            }
+        }
+    }
+    Ok(result)
+}
+
+/// The outermost patchable statement that starts on `line` and up to `limit` candidates there,
+/// each checked to parse in the patched file.
+fn at_line(
+    file: &SourceFile,
+    line: u32,
+    limit: usize,
+    unparsable: &mut usize,
+) -> Option<(std::ops::Range<usize>, Vec<patterns::Candidate>)> {
+    let all = candidates(std::slice::from_ref(file));
+    let here = all
+        .iter()
+        .filter(|c| line_of(&file.text, c.range.start) == line as usize)
+        .min_by_key(|c| (c.range.start, std::cmp::Reverse(c.range.end)))?;
+    let exceptions = exceptions(std::slice::from_ref(file));
+    let spot: Spot = crate::fuzz::locate::spot(file, &here.range, &exceptions)?;
+    let mut out = Vec::new();
+    for c in patterns::candidates(&spot) {
+        if out.len() == limit {
+            break;
+        }
+        let patched = format!(
+            "{}{}{}",
+            &file.text[..here.range.start],
+            c.text,
+            &file.text[here.range.end..]
+        );
+        if parse_source(&file.rel, patched, false).is_some() {
+            out.push(c);
+        } else {
+            *unparsable += 1;
+        }
+    }
+    Some((here.range.clone(), out))
+}
+
+fn stem(rel: &Path) -> String {
+    rel.file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+/// A `Class@line` file (TBar's form of GZoltar's ranking: one location per line, an optional
+/// `@score` or `,score` after it, `#` comments and blank lines skipped), in its order, each class
+/// found among the project's source files (an inner class in its top-level class's file).
+fn read_locations(path: &Path, state: &State) -> Result<Vec<Place>, GenerateError> {
+    let bad = |why: String| GenerateError::Locations {
+        path: path.to_path_buf(),
+        why,
+    };
+    let text = std::fs::read_to_string(path).map_err(|e| bad(e.to_string()))?;
+    let mut out = Vec::new();
+    for (n, raw) in text.lines().enumerate() {
+        let entry = raw.split(',').next().unwrap_or("").trim();
+        if entry.is_empty() || entry.starts_with('#') {
+            continue;
+        }
+        let mut parts = entry.split('@');
+        let (Some(class), Some(line)) = (parts.next(), parts.next()) else {
+            return Err(bad(format!("line {}: `{raw}` is not `Class@line`", n + 1)));
+        };
+        let line: u32 = line
+            .trim()
+            .parse()
+            .map_err(|_| bad(format!("line {}: `{line}` is not a line number", n + 1)))?;
+        let outer = class.trim().split('$').next().unwrap_or(class);
+        let rel = format!("{}.java", outer.replace('.', "/"));
+        let file = state
+            .project
+            .source_dirs
+            .iter()
+            .map(|d| d.join(&rel))
+            .find(|p| p.is_file())
+            .ok_or_else(|| {
+                bad(format!(
+                    "line {}: no source file {rel} for class {class} in the project's source directories",
+                    n + 1
+                ))
+            })?;
+        let rel = file
+            .strip_prefix(&state.project.root)
+            .map(Path::to_path_buf)
+            .unwrap_or(file);
+        out.push((rel, line));
+    }
+    Ok(out)
+}
