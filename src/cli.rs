@@ -222,6 +222,33 @@ enum Command {
         #[arg(long)]
         out: Option<PathBuf>,
     },
+    /// For each bug of a list: init if needed, locate, generate, and validate the same patches with
+    /// several techniques side by side; rows in OUT/bench.json and OUT/bench.csv (resumable).
+    Bench {
+        /// The bugs: a TOML file of `[[bug]]` tables (`name` and one of `work_dir`, `project`,
+        /// `maven`, `defects4j`) or a CSV file with the columns `name,kind,path`.
+        #[arg(long)]
+        bugs: PathBuf,
+        /// Where rows, generated sets and new work dirs go.
+        #[arg(long, default_value = "bench")]
+        out: PathBuf,
+        /// Techniques, comma-separated: plain, no-dedup, default.
+        #[arg(long, value_delimiter = ',', default_value = "plain,no-dedup,default")]
+        techniques: Vec<String>,
+        /// Worker processes per technique (default: one per core).
+        #[arg(short = 'j', long)]
+        jobs: Option<usize>,
+        /// `generate`'s locations, and patches per location and in all, per bug.
+        #[arg(long, default_value_t = 10)]
+        top: usize,
+        #[arg(long = "per-location", default_value_t = 50)]
+        per_location: usize,
+        #[arg(long = "max-patches", default_value_t = 300)]
+        max_patches: usize,
+        /// The formula of `locate`'s ranking.
+        #[arg(long, value_enum, default_value_t)]
+        formula: crate::locate::Formula,
+    },
     /// Run the passing tests in fresh class loaders and in one warm loader whose static state is
     /// reset before every test, side by side; list the tests whose results differ.
     WarmCheck {
@@ -369,6 +396,44 @@ pub fn main() -> ExitCode {
                 out: out.unwrap_or_else(|| work_dir.join("generated")),
             };
             generate(&WorkDir::new(&work_dir), &args)
+        }
+        Command::Bench {
+            bugs,
+            out,
+            techniques,
+            jobs,
+            top,
+            per_location,
+            max_patches,
+            formula,
+        } => {
+            init_logging("info");
+            let config = crate::bench::Config {
+                techniques,
+                jobs: jobs.unwrap_or_else(default_jobs),
+                top,
+                per_location,
+                max_patches,
+                formula,
+            };
+            match crate::bench::bench(&bugs, &out, &config) {
+                Ok(record) => {
+                    print!("{}", crate::bench::table(&record));
+                    if record.interrupted {
+                        ExitCode::Interrupted
+                    } else if record.rows.iter().any(|r| r.disagreements.unwrap_or(0) > 0) {
+                        ExitCode::Disagreement
+                    } else if record.failed.is_empty() {
+                        ExitCode::Ok
+                    } else {
+                        ExitCode::Partial
+                    }
+                }
+                Err(e) => {
+                    eprintln!("patchval bench: {e}");
+                    e.exit_code()
+                }
+            }
         }
         Command::WarmCheck {
             work_dir,

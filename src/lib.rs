@@ -2,6 +2,7 @@
 //! would (javac + JUnit), fast, with mutant schemata and embedded JVMs. Modules in data-flow order.
 
 pub mod agent;
+pub mod bench;
 pub mod bytecode;
 pub mod cli;
 pub mod compile;

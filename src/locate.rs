@@ -12,7 +12,9 @@ use std::path::{Path, PathBuf};
 
 /// The suspiciousness formula (`ef`/`ep`: failing/passing tests that execute the line, `nf`/`np`:
 /// those that do not, `F`/`P` the totals).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, clap::ValueEnum)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, serde::Deserialize, clap::ValueEnum,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Formula {
     /// `ef / sqrt(F * (ef + ep))`.

@@ -82,6 +82,17 @@ pub fn spawn_worker(
 }
 
 /// As [`worker_config`], without the class-data archive (for the JVM that makes it).
+/// This program, to start again as a worker (or as `init`, for `bench`): `PATCHVAL_EXE`, else
+/// `/proc/self/exe`, which names this very program even after its file is replaced (a rebuild or
+/// an upgrade while a run goes on), where `current_exe` would name a deleted path.
+pub(crate) fn self_exe() -> Option<PathBuf> {
+    let proc_self = Path::new("/proc/self/exe");
+    std::env::var_os("PATCHVAL_EXE")
+        .map(PathBuf::from)
+        .or_else(|| proc_self.exists().then(|| proc_self.to_path_buf()))
+        .or_else(|| std::env::current_exe().ok())
+}
+
 pub(crate) fn config_without_archive(
     wd: &WorkDir,
     project: &Project,
@@ -89,14 +100,7 @@ pub(crate) fn config_without_archive(
     id: usize,
 ) -> Result<WorkerConfig, SpawnError> {
     let agent = crate::agent::extract(&wd.runtime()).map_err(io_err(&wd.runtime()))?;
-    // `/proc/self/exe` names this very program even after its file is replaced (a rebuild or
-    // an upgrade while a run goes on), where `current_exe` would name a deleted path.
-    let proc_self = Path::new("/proc/self/exe");
-    let exe = std::env::var_os("PATCHVAL_EXE")
-        .map(PathBuf::from)
-        .or_else(|| proc_self.exists().then(|| proc_self.to_path_buf()))
-        .or_else(|| std::env::current_exe().ok())
-        .ok_or(SpawnError::NoExe)?;
+    let exe = self_exe().ok_or(SpawnError::NoExe)?;
     let mut jvm_options = default_jvm_options();
     jvm_options.extend(project.jvm_options.iter().cloned());
     Ok(WorkerConfig {

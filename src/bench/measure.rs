@@ -1,0 +1,246 @@
+//! One technique over one bug's generated sets, as `bench` measures it: a validator of its own,
+//! every set submitted at once, each patch's outcome timed as it is decided; the row it makes
+//! (verdict counts, the first plausible patch in generation order and the time it was decided,
+//! test executions, wall and core seconds).
+
+use crate::core::{CoreError, Event, Next, Options, Validator};
+use crate::model::{Technique, Verdict};
+use crate::patchset::inputs::Format;
+use crate::workdir::WorkDir;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+/// The techniques a bench compares, by the names the rows carry.
+pub const TECHNIQUES: [&str; 3] = ["plain", "no-dedup", "default"];
+
+/// The validator options of technique `name` (one of [`TECHNIQUES`]) with `jobs` workers: the
+/// product's defaults otherwise.
+pub fn options(name: &str, jobs: usize) -> Option<Options> {
+    let (technique, dedup) = match name {
+        "plain" => (Technique::Plain, false),
+        "no-dedup" => (Technique::Schemata, false),
+        "default" => (Technique::Schemata, true),
+        _ => return None,
+    };
+    Some(Options {
+        jobs,
+        technique,
+        dedup,
+        ..Options::default()
+    })
+}
+
+/// One bug validated by one technique.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Row {
+    pub bug: String,
+    pub technique: String,
+    pub jobs: usize,
+    pub sets: usize,
+    pub patches: usize,
+    /// Patches per verdict letter.
+    pub counts: BTreeMap<char, usize>,
+    /// Patches before the first plausible one in generation order (sets by rank, patches in
+    /// their order), and when the first plausible patch was decided (seconds after the start).
+    pub before_first_plausible: Option<usize>,
+    pub first_plausible_seconds: Option<f64>,
+    /// Test executions (`extra.rounds` summed: each test run of each patch or class of patches).
+    pub test_executions: u64,
+    pub wall_seconds: f64,
+    /// CPU time of this process and its children (workers, plain's JVMs) while it ran.
+    pub core_seconds: f64,
+    /// Each set's verdicts by set file name (for the agreement with plain).
+    pub verdicts: BTreeMap<String, String>,
+    /// Patches whose verdict differs from plain's (`None` for plain, or when plain was not run).
+    pub disagreements: Option<usize>,
+    /// Compile time (javac) summed over the sets, seconds.
+    pub compile_seconds: f64,
+}
+
+impl Row {
+    pub fn core_seconds_per_patch(&self) -> f64 {
+        self.core_seconds / self.patches.max(1) as f64
+    }
+
+    pub fn patches_per_hour(&self) -> f64 {
+        if self.wall_seconds > 0.0 {
+            self.patches as f64 * 3600.0 / self.wall_seconds
+        } else {
+            0.0
+        }
+    }
+
+    /// Compares with plain's row of the same bug: patches whose letter differs.
+    pub fn compare(&mut self, plain: &Row) {
+        let mut differ = 0;
+        for (set, mine) in &self.verdicts {
+            let theirs = plain.verdicts.get(set).map(String::as_str).unwrap_or("");
+            differ += mine
+                .chars()
+                .zip(theirs.chars().chain(std::iter::repeat(' ')))
+                .filter(|(a, b)| a != b)
+                .count();
+        }
+        let missing: usize = plain
+            .verdicts
+            .iter()
+            .filter(|(set, _)| !self.verdicts.contains_key(*set))
+            .map(|(_, v)| v.len())
+            .sum();
+        self.disagreements = Some(differ + missing);
+    }
+}
+
+/// CPU seconds of this process and its waited-for children so far.
+fn cpu_seconds() -> f64 {
+    let of = |who| {
+        // SAFETY: getrusage writes one rusage into the zeroed struct it is given.
+        let mut u: libc::rusage = unsafe { std::mem::zeroed() };
+        if unsafe { libc::getrusage(who, &mut u) } != 0 {
+            return 0.0;
+        }
+        let t = |v: libc::timeval| v.tv_sec as f64 + v.tv_usec as f64 / 1e6;
+        t(u.ru_utime) + t(u.ru_stime)
+    };
+    of(libc::RUSAGE_SELF) + of(libc::RUSAGE_CHILDREN)
+}
+
+/// Validates `sets` (in generation order) of `bug` in `wd` with technique `name`; `None` when a
+/// SIGINT stopped it (the sets still queued are cancelled, the row is not made).
+pub fn measure(
+    wd: &WorkDir,
+    bug: &str,
+    name: &str,
+    jobs: usize,
+    sets: &[PathBuf],
+) -> Result<Option<Row>, CoreError> {
+    let options = options(name, jobs).expect("a known technique");
+    let args: Vec<String> = sets.iter().map(|p| p.display().to_string()).collect();
+    let (cpu, started) = (cpu_seconds(), Instant::now());
+    let argv = vec![format!("patchval bench ({bug}, {name})")];
+    let validator = Validator::open(wd, options, argv)?;
+    let submission = validator.submit(&args, Format::Manifest)?;
+    let active = crate::stop::watch(&validator.record_dir());
+    let mut first = None;
+    let mut results = Vec::new();
+    let mut stopped = false;
+    loop {
+        if !stopped && crate::stop::requested() {
+            submission.cancel();
+            stopped = true;
+        }
+        match submission.next(Duration::from_millis(200)) {
+            Next::Event(e) => match *e {
+                Event::Decided { outcome, .. } => {
+                    if outcome.verdict == Verdict::Plausible && first.is_none() {
+                        first = Some(started.elapsed().as_secs_f64());
+                    }
+                }
+                Event::Done { result, .. } => results.push(*result),
+            },
+            Next::Waiting => {}
+            Next::Over => break,
+        }
+    }
+    validator.close()?;
+    drop(active);
+    if stopped {
+        return Ok(None);
+    }
+    let wall = started.elapsed().as_secs_f64();
+    let core = cpu_seconds() - cpu;
+    let by_path: BTreeMap<&str, &crate::model::SetResult> = results
+        .iter()
+        .map(|r| (r.patches_path.as_str(), r))
+        .collect();
+    let mut row = Row {
+        bug: bug.to_string(),
+        technique: name.to_string(),
+        jobs,
+        sets: sets.len(),
+        patches: 0,
+        counts: BTreeMap::new(),
+        before_first_plausible: None,
+        first_plausible_seconds: first,
+        test_executions: 0,
+        wall_seconds: wall,
+        core_seconds: core,
+        verdicts: BTreeMap::new(),
+        disagreements: None,
+        compile_seconds: 0.0,
+    };
+    for (path, arg) in sets.iter().zip(&args) {
+        let Some(r) = by_path.get(arg.as_str()) else {
+            continue;
+        };
+        for (i, o) in r.outcomes.iter().enumerate() {
+            if o.verdict == Verdict::Plausible && row.before_first_plausible.is_none() {
+                row.before_first_plausible = Some(row.patches + i);
+            }
+            *row.counts.entry(o.verdict.letter()).or_default() += 1;
+        }
+        row.patches += r.outcomes.len();
+        row.test_executions += r.extra.rounds;
+        row.compile_seconds += r.extra.compile_ms / 1000.0;
+        let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+        row.verdicts.insert(
+            name.unwrap_or_default(),
+            r.outcomes.iter().map(|o| o.verdict.letter()).collect(),
+        );
+    }
+    Ok(Some(row))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(technique: &str, verdicts: &[(&str, &str)]) -> Row {
+        Row {
+            bug: "b".into(),
+            technique: technique.into(),
+            jobs: 1,
+            sets: verdicts.len(),
+            patches: verdicts.iter().map(|(_, v)| v.len()).sum(),
+            counts: BTreeMap::new(),
+            before_first_plausible: None,
+            first_plausible_seconds: None,
+            test_executions: 0,
+            wall_seconds: 2.0,
+            core_seconds: 3.0,
+            verdicts: verdicts
+                .iter()
+                .map(|(s, v)| (s.to_string(), v.to_string()))
+                .collect(),
+            disagreements: None,
+            compile_seconds: 0.0,
+        }
+    }
+
+    #[test]
+    fn disagreements_count_patches_whose_letter_differs_or_is_missing() {
+        let plain = row("plain", &[("a.json", "sFC"), ("b.json", "FF")]);
+        let mut same = row("default", &[("a.json", "sFC"), ("b.json", "FF")]);
+        same.compare(&plain);
+        assert_eq!(same.disagreements, Some(0));
+        let mut other = row("default", &[("a.json", "FFC")]);
+        other.compare(&plain);
+        assert_eq!(
+            other.disagreements,
+            Some(3),
+            "one letter, and b.json's two patches"
+        );
+        assert_eq!(other.patches_per_hour(), 3.0 * 1800.0);
+        assert_eq!(other.core_seconds_per_patch(), 1.0);
+    }
+
+    #[test]
+    fn every_technique_has_options() {
+        for t in TECHNIQUES {
+            assert!(options(t, 2).is_some(), "{t}");
+        }
+        assert!(options("fast", 2).is_none());
+    }
+}
