@@ -249,6 +249,20 @@ enum Command {
         #[arg(long, value_enum, default_value_t)]
         formula: crate::locate::Formula,
     },
+    /// Write a run or a bench as one self-contained HTML page (report.html) and a Markdown
+    /// summary (report.md).
+    #[command(group(clap::ArgGroup::new("subject").required(true).args(["run", "bench"])))]
+    Report {
+        /// A run directory (WORK/runs/NNNN) or a work dir (its latest run).
+        #[arg(long)]
+        run: Option<PathBuf>,
+        /// A bench's output directory (bench.json).
+        #[arg(long)]
+        bench: Option<PathBuf>,
+        /// Where the two files go (default: the run's or the bench's directory).
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
     /// Run the passing tests in fresh class loaders and in one warm loader whose static state is
     /// reset before every test, side by side; list the tests whose results differ.
     WarmCheck {
@@ -431,6 +445,24 @@ pub fn main() -> ExitCode {
                 }
                 Err(e) => {
                     eprintln!("patchval bench: {e}");
+                    e.exit_code()
+                }
+            }
+        }
+        Command::Report { run, bench, out } => {
+            init_logging("warn");
+            let subject = match (run, bench) {
+                (Some(r), _) => crate::page::Subject::Run(r),
+                (_, Some(b)) => crate::page::Subject::Bench(b),
+                (None, None) => unreachable!("clap requires one of them"),
+            };
+            match crate::page::report(&subject, out.as_deref()) {
+                Ok((html, md)) => {
+                    println!("{}\n{}", html.display(), md.display());
+                    ExitCode::Ok
+                }
+                Err(e) => {
+                    eprintln!("patchval report: {e}");
                     e.exit_code()
                 }
             }

@@ -12,6 +12,7 @@ pub mod fuzz;
 pub mod generate;
 pub mod init;
 pub mod model;
+pub mod page;
 pub mod patchset;
 
 pub mod locate;
