@@ -135,3 +135,62 @@ fn locations_in_tbar_s_form_and_their_errors() {
         assert!(err.contains("susp.txt") && err.contains(want), "{err}");
     }
 }
+
+/// `--order 2`: pairs of candidates at two locations, one edit list of two-edit patches, which
+/// `run` validates as multi-edit patches with plain's verdicts.
+#[test]
+fn pairs_at_two_locations_are_multi_edit_patches_with_plain_s_verdicts() {
+    let (_tmp, checkout) = fixture("d4jmath");
+    let root = checkout.parent().unwrap();
+    let work = root.join("work");
+    let w = work.to_str().unwrap();
+    patchval_ok(&["init", "--defects4j", checkout.to_str().unwrap(), "-w", w]);
+    let out_dir = root.join("gen");
+    let listing = patchval_ok(&[
+        "generate",
+        "-w",
+        w,
+        "--top",
+        "3",
+        "--per-location",
+        "2",
+        "--order",
+        "2",
+        "--max-pairs",
+        "12",
+        "--out",
+        out_dir.to_str().unwrap(),
+    ]);
+    assert!(
+        listing.contains("gen-pairs.json\tpairs of the top 3 locations\t"),
+        "{listing}"
+    );
+    let list: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out_dir.join("gen-pairs.json")).unwrap())
+            .unwrap();
+    let patches = list["patches"].as_array().unwrap();
+    // Mean.java:14 with :15, :14 with :18, :15 with :18: 4 each (2 x 2), 12 in all.
+    assert_eq!(patches.len(), 12, "{list}");
+    for p in patches {
+        let edits = p["edits"].as_array().unwrap();
+        assert_eq!(edits.len(), 2, "{p}");
+        assert!(edits[0]["line"].as_u64() < edits[1]["line"].as_u64(), "{p}");
+    }
+    let pairs_only = root.join("pairs");
+    std::fs::create_dir_all(&pairs_only).unwrap();
+    std::fs::copy(
+        out_dir.join("gen-pairs.json"),
+        pairs_only.join("gen-pairs.json"),
+    )
+    .unwrap();
+    let verdicts = |flags: &[&str]| -> String {
+        run_flags_ok(&work, &pairs_only, flags, 2)
+            .iter()
+            .map(|r| r.succlist.clone())
+            .collect::<Vec<_>>()
+            .join("|")
+    };
+    let fast = verdicts(&[]);
+    assert_eq!(fast.chars().filter(|c| *c != '|').count(), 12, "{fast}");
+    assert_eq!(fast, verdicts(&["--technique", "plain"]));
+}

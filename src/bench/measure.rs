@@ -151,15 +151,23 @@ pub fn measure(
     }
     let wall = started.elapsed().as_secs_f64();
     let core = cpu_seconds() - cpu;
-    let by_path: BTreeMap<&str, &crate::model::SetResult> = results
+    // Generation order: the sets as given; results under other paths (the sets an edit list of
+    // pairs was grouped into, `WORK/inputs/`) after them, by path.
+    let mut ordered: Vec<&crate::model::SetResult> = Vec::new();
+    for arg in &args {
+        ordered.extend(results.iter().filter(|r| &r.patches_path == arg));
+    }
+    let mut others: Vec<&crate::model::SetResult> = results
         .iter()
-        .map(|r| (r.patches_path.as_str(), r))
+        .filter(|r| !args.contains(&r.patches_path))
         .collect();
+    others.sort_by(|a, b| a.patches_path.cmp(&b.patches_path));
+    ordered.extend(others);
     let mut row = Row {
         bug: bug.to_string(),
         technique: name.to_string(),
         jobs,
-        sets: sets.len(),
+        sets: ordered.len(),
         patches: 0,
         counts: BTreeMap::new(),
         before_first_plausible: None,
@@ -171,10 +179,7 @@ pub fn measure(
         disagreements: None,
         compile_seconds: 0.0,
     };
-    for (path, arg) in sets.iter().zip(&args) {
-        let Some(r) = by_path.get(arg.as_str()) else {
-            continue;
-        };
+    for r in ordered {
         for (i, o) in r.outcomes.iter().enumerate() {
             if o.verdict == Verdict::Plausible && row.before_first_plausible.is_none() {
                 row.before_first_plausible = Some(row.patches + i);
@@ -184,7 +189,9 @@ pub fn measure(
         row.patches += r.outcomes.len();
         row.test_executions += r.extra.rounds;
         row.compile_seconds += r.extra.compile_ms / 1000.0;
-        let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+        let name = std::path::Path::new(&r.patches_path)
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned());
         row.verdicts.insert(
             name.unwrap_or_default(),
             r.outcomes.iter().map(|o| o.verdict.letter()).collect(),

@@ -25,6 +25,15 @@ pub struct Config {
     pub per_location: usize,
     pub max_patches: usize,
     pub formula: Formula,
+    /// `generate --order` and `--max-pairs` (records from before them read as order 1).
+    #[serde(default = "order_one")]
+    pub order: usize,
+    #[serde(default)]
+    pub max_pairs: usize,
+}
+
+fn order_one() -> usize {
+    1
 }
 
 /// The record `OUT/bench.json` holds.
@@ -137,6 +146,8 @@ fn one_bug(
             locations: None,
             formula: config.formula,
             out: sets_dir.clone(),
+            order: config.order,
+            max_pairs: config.max_pairs,
         };
         let g = crate::generate::generate(&wd, &args).map_err(|e| format!("generate: {e}"))?;
         tracing::info!(
@@ -184,8 +195,15 @@ fn one_bug(
 }
 
 /// What decides the generated sets (not the techniques or the workers).
-fn generation(c: &Config) -> (usize, usize, usize, Formula) {
-    (c.top, c.per_location, c.max_patches, c.formula)
+fn generation(c: &Config) -> (usize, usize, usize, Formula, usize, usize) {
+    (
+        c.top,
+        c.per_location,
+        c.max_patches,
+        c.formula,
+        c.order,
+        c.max_pairs,
+    )
 }
 
 /// `patchval init --KIND PATH -w WORK`, its output in `log`.

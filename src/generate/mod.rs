@@ -3,6 +3,7 @@
 //! deterministic order (location rank, then family), within budgets. Locations come from
 //! `locate`'s ranking or from a file in the `Class@line` form TBar reads from GZoltar.
 
+pub mod pairs;
 pub mod patterns;
 
 use crate::fuzz::locate::{candidates, exceptions, parse_source, SourceFile};
@@ -27,6 +28,9 @@ pub struct GenerateArgs {
     pub formula: Formula,
     /// Where the sets go (emptied first).
     pub out: PathBuf,
+    /// 2: also pairs of candidates at two locations (`pairs.rs`), at most `max_pairs`.
+    pub order: usize,
+    pub max_pairs: usize,
 }
 
 /// One written set.
@@ -99,6 +103,7 @@ pub fn generate(wd: &WorkDir, args: &GenerateArgs) -> Result<Generated, Generate
     let mut files: BTreeMap<PathBuf, Option<SourceFile>> = BTreeMap::new();
     let mut result = Generated::default();
     let mut budget = args.max_patches;
+    let mut made = Vec::new();
     for (rank, (rel, line)) in places.iter().take(args.top).enumerate() {
         if budget == 0 {
             break;
@@ -153,7 +158,32 @@ pub fn generate(wd: &WorkDir, args: &GenerateArgs) -> Result<Generated, Generate
                     patches: cands.len(),
                     families,
                 });
+                made.push(pairs::Made {
+                    rank: rank + 1,
+                    filename: file.rel.clone(),
+                    line: *line,
+                    unpatched: file.text[range.clone()].to_string(),
+                    range,
+                    cands,
+                });
             }
+        }
+    }
+    if args.order >= 2 {
+        if let Some((list, n)) = pairs::edit_list(&made, args.max_pairs) {
+            let path = args.out.join("gen-pairs.json");
+            let json = serde_json::to_string_pretty(&list).expect("an edit list serialises");
+            std::fs::write(&path, json).map_err(|source| GenerateError::Write {
+                path: path.clone(),
+                source,
+            })?;
+            result.sets.push(GeneratedSet {
+                path,
+                place: format!("pairs of the top {} locations", made.len()),
+                rank: 0,
+                patches: n,
+                families: BTreeMap::from([("pair", n)]),
+            });
         }
     }
     Ok(result)

@@ -31,7 +31,14 @@ impl Bars<'_> {
     pub fn render(&self) -> String {
         let (left, top, bar, gap, height) = (60.0, 30.0, 18.0, 14.0, 180.0);
         let per_group = self.series.len().max(1) as f64 * bar + gap;
-        let width = (left + per_group * self.labels.len().max(1) as f64 + 20.0)
+        let longest = self
+            .labels
+            .iter()
+            .map(|l| l.chars().count())
+            .max()
+            .unwrap_or(0) as f64;
+        // A label drawn at 30 degrees reaches about 5 px per character to the right of its bar.
+        let width = (left + per_group * self.labels.len().max(1) as f64 + 20.0 + longest * 5.0)
             .max(left + 120.0 * self.series.len() as f64)
             .max(left + 8.5 * self.title.chars().count() as f64)
             .max(320.0);

@@ -1,4 +1,7 @@
-//! The command line: `init`, `run`, `fuzz`, `warm-check` and the hidden `worker`; turns errors into messages and exit codes.
+//! The command line: `init`, `run`, `fuzz`, `serve`, `merge`, `warm-check`, the hidden `worker`,
+//! and the APR-study commands of `apr.rs`; turns errors into messages and exit codes.
+
+mod apr;
 
 use crate::exit::ExitCode;
 use crate::init::warm_baseline::BaselineMode;
@@ -180,89 +183,16 @@ enum Command {
     },
     /// Rank the source lines most likely to hold the fault: spectrum-based fault localization over
     /// the line coverage `init` recorded (failing tests against passing ones).
-    Locate {
-        #[arg(long = "work-dir", short = 'w')]
-        work_dir: PathBuf,
-        /// The suspiciousness formula.
-        #[arg(long, value_enum, default_value_t)]
-        formula: crate::locate::Formula,
-        /// Lines shown in the table (`--json`: lines written; 0 for all).
-        #[arg(long, default_value_t = 20)]
-        top: usize,
-        /// Print the ranking as JSON instead of a table.
-        #[arg(long)]
-        json: bool,
-        /// Rank every line that all failing tests execute before the others (by default that only
-        /// breaks ties of score).
-        #[arg(long = "must-first")]
-        must_first: bool,
-    },
+    Locate(apr::LocateArgs),
     /// Write candidate patches at the most suspicious statements (TBar's fix-pattern families), one
     /// manifest-v3 set per location, for `run`.
-    Generate {
-        #[arg(long = "work-dir", short = 'w')]
-        work_dir: PathBuf,
-        /// Locations taken: the first K of `locate`'s ranking or of `--locations`.
-        #[arg(long, default_value_t = 10)]
-        top: usize,
-        /// Patches in all.
-        #[arg(long = "max-patches", default_value_t = 2000)]
-        max_patches: usize,
-        /// Patches at one location.
-        #[arg(long = "per-location", default_value_t = 200)]
-        per_location: usize,
-        /// Locations from a file of `Class@line` lines (TBar's form of GZoltar's ranking; an
-        /// optional `@score` or `,score` is ignored) instead of `locate`'s ranking.
-        #[arg(long)]
-        locations: Option<PathBuf>,
-        /// The formula of `locate`'s ranking.
-        #[arg(long, value_enum, default_value_t)]
-        formula: crate::locate::Formula,
-        /// Where the sets go (emptied first); default WORK/generated.
-        #[arg(long)]
-        out: Option<PathBuf>,
-    },
+    Generate(apr::GenerateArgs),
     /// For each bug of a list: init if needed, locate, generate, and validate the same patches with
     /// several techniques side by side; rows in OUT/bench.json and OUT/bench.csv (resumable).
-    Bench {
-        /// The bugs: a TOML file of `[[bug]]` tables (`name` and one of `work_dir`, `project`,
-        /// `maven`, `defects4j`) or a CSV file with the columns `name,kind,path`.
-        #[arg(long)]
-        bugs: PathBuf,
-        /// Where rows, generated sets and new work dirs go.
-        #[arg(long, default_value = "bench")]
-        out: PathBuf,
-        /// Techniques, comma-separated: plain, no-dedup, default.
-        #[arg(long, value_delimiter = ',', default_value = "plain,no-dedup,default")]
-        techniques: Vec<String>,
-        /// Worker processes per technique (default: one per core).
-        #[arg(short = 'j', long)]
-        jobs: Option<usize>,
-        /// `generate`'s locations, and patches per location and in all, per bug.
-        #[arg(long, default_value_t = 10)]
-        top: usize,
-        #[arg(long = "per-location", default_value_t = 50)]
-        per_location: usize,
-        #[arg(long = "max-patches", default_value_t = 300)]
-        max_patches: usize,
-        /// The formula of `locate`'s ranking.
-        #[arg(long, value_enum, default_value_t)]
-        formula: crate::locate::Formula,
-    },
+    Bench(apr::BenchArgs),
     /// Write a run or a bench as one self-contained HTML page (report.html) and a Markdown
     /// summary (report.md).
-    #[command(group(clap::ArgGroup::new("subject").required(true).args(["run", "bench"])))]
-    Report {
-        /// A run directory (WORK/runs/NNNN) or a work dir (its latest run).
-        #[arg(long)]
-        run: Option<PathBuf>,
-        /// A bench's output directory (bench.json).
-        #[arg(long)]
-        bench: Option<PathBuf>,
-        /// Where the two files go (default: the run's or the bench's directory).
-        #[arg(long)]
-        out: Option<PathBuf>,
-    },
+    Report(apr::ReportArgs),
     /// Run the passing tests in fresh class loaders and in one warm loader whose static state is
     /// reset before every test, side by side; list the tests whose results differ.
     WarmCheck {
@@ -381,91 +311,21 @@ pub fn main() -> ExitCode {
                 }
             }
         }
-        Command::Locate {
-            work_dir,
-            formula,
-            top,
-            json,
-            must_first,
-        } => {
+        Command::Locate(args) => {
             init_logging("warn");
-            locate(&WorkDir::new(&work_dir), formula, top, json, must_first)
+            apr::locate(args)
         }
-        Command::Generate {
-            work_dir,
-            top,
-            max_patches,
-            per_location,
-            locations,
-            formula,
-            out,
-        } => {
+        Command::Generate(args) => {
             init_logging("warn");
-            let args = crate::generate::GenerateArgs {
-                top,
-                max_patches,
-                per_location,
-                locations,
-                formula,
-                out: out.unwrap_or_else(|| work_dir.join("generated")),
-            };
-            generate(&WorkDir::new(&work_dir), &args)
+            apr::generate(args)
         }
-        Command::Bench {
-            bugs,
-            out,
-            techniques,
-            jobs,
-            top,
-            per_location,
-            max_patches,
-            formula,
-        } => {
+        Command::Bench(args) => {
             init_logging("info");
-            let config = crate::bench::Config {
-                techniques,
-                jobs: jobs.unwrap_or_else(default_jobs),
-                top,
-                per_location,
-                max_patches,
-                formula,
-            };
-            match crate::bench::bench(&bugs, &out, &config) {
-                Ok(record) => {
-                    print!("{}", crate::bench::table(&record));
-                    if record.interrupted {
-                        ExitCode::Interrupted
-                    } else if record.rows.iter().any(|r| r.disagreements.unwrap_or(0) > 0) {
-                        ExitCode::Disagreement
-                    } else if record.failed.is_empty() {
-                        ExitCode::Ok
-                    } else {
-                        ExitCode::Partial
-                    }
-                }
-                Err(e) => {
-                    eprintln!("patchval bench: {e}");
-                    e.exit_code()
-                }
-            }
+            apr::bench(args, default_jobs())
         }
-        Command::Report { run, bench, out } => {
+        Command::Report(args) => {
             init_logging("warn");
-            let subject = match (run, bench) {
-                (Some(r), _) => crate::page::Subject::Run(r),
-                (_, Some(b)) => crate::page::Subject::Bench(b),
-                (None, None) => unreachable!("clap requires one of them"),
-            };
-            match crate::page::report(&subject, out.as_deref()) {
-                Ok((html, md)) => {
-                    println!("{}\n{}", html.display(), md.display());
-                    ExitCode::Ok
-                }
-                Err(e) => {
-                    eprintln!("patchval report: {e}");
-                    e.exit_code()
-                }
-            }
+            apr::report(args)
         }
         Command::WarmCheck {
             work_dir,
@@ -642,79 +502,6 @@ fn warm_check(wd: &WorkDir, test: &[String], rounds: u32, reset: bool) -> ExitCo
         }
         Err(e) => {
             eprintln!("patchval warm-check: {e}");
-            e.exit_code()
-        }
-    }
-}
-
-fn locate(
-    wd: &WorkDir,
-    formula: crate::locate::Formula,
-    top: usize,
-    json: bool,
-    must_first: bool,
-) -> ExitCode {
-    match crate::locate::locate(wd, formula, must_first) {
-        Ok(mut l) => {
-            let top = if top == 0 { usize::MAX } else { top };
-            if json {
-                l.suspects.truncate(top);
-                match serde_json::to_string_pretty(&l) {
-                    Ok(text) => println!("{text}"),
-                    Err(e) => {
-                        eprintln!("patchval locate: {e}");
-                        return ExitCode::Internal;
-                    }
-                }
-            } else {
-                print!("{}", crate::locate::table(&l, top));
-            }
-            ExitCode::Ok
-        }
-        Err(e) => {
-            eprintln!("patchval locate: {e}");
-            e.exit_code()
-        }
-    }
-}
-
-/// `generate`: one line per set written on stdout (path, place, patches, families), a summary
-/// and what was skipped on stderr.
-fn generate(wd: &WorkDir, args: &crate::generate::GenerateArgs) -> ExitCode {
-    match crate::generate::generate(wd, args) {
-        Ok(g) => {
-            for s in &g.sets {
-                let families: Vec<String> =
-                    s.families.iter().map(|(f, n)| format!("{f}={n}")).collect();
-                println!(
-                    "{}\t{}\t{} patches\t{}",
-                    s.path.display(),
-                    s.place,
-                    s.patches,
-                    families.join(",")
-                );
-            }
-            for why in &g.skipped {
-                eprintln!("skipped {why}");
-            }
-            let total: usize = g.sets.iter().map(|s| s.patches).sum();
-            eprintln!(
-                "generated {total} patches in {} sets into {}{}",
-                g.sets.len(),
-                args.out.display(),
-                if g.unparsable > 0 {
-                    format!(
-                        " ({} candidates dropped: the patched file did not parse)",
-                        g.unparsable
-                    )
-                } else {
-                    String::new()
-                }
-            );
-            ExitCode::Ok
-        }
-        Err(e) => {
-            eprintln!("patchval generate: {e}");
             e.exit_code()
         }
     }
