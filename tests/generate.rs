@@ -18,13 +18,22 @@ fn set_patches(path: &Path) -> Vec<String> {
         .collect()
 }
 
-#[test]
-fn generated_candidates_at_the_top_locations_hold_the_known_fix() {
-    let (_tmp, checkout) = fixture("d4jmath");
-    let root = checkout.parent().unwrap();
+/// testdata/d4jmath copied and initialised as a Defects4J checkout: (guard, the temp dir, the
+/// work dir in it).
+fn initialised_d4jmath() -> (tempfile::TempDir, std::path::PathBuf, std::path::PathBuf) {
+    let (tmp, checkout) = fixture("d4jmath");
+    let root = checkout.parent().unwrap().to_path_buf();
     let work = root.join("work");
     let w = work.to_str().unwrap();
     patchval_ok(&["init", "--defects4j", checkout.to_str().unwrap(), "-w", w]);
+    (tmp, root, work)
+}
+
+#[test]
+fn generated_candidates_at_the_top_locations_hold_the_known_fix() {
+    let (_tmp, root, work) = initialised_d4jmath();
+    let root = root.as_path();
+    let w = work.to_str().unwrap();
     let out_dir = root.join("gen");
     // The top 3 of the ranking (Mean.java:14, 15 and 18 tie at rank 2), 15 patches at most each,
     // which keeps plain validation of them all short.
@@ -90,11 +99,9 @@ fn generated_candidates_at_the_top_locations_hold_the_known_fix() {
 
 #[test]
 fn locations_in_tbar_s_form_and_their_errors() {
-    let (_tmp, checkout) = fixture("d4jmath");
-    let root = checkout.parent().unwrap();
-    let work = root.join("work");
+    let (_tmp, root, work) = initialised_d4jmath();
+    let root = root.as_path();
     let w = work.to_str().unwrap();
-    patchval_ok(&["init", "--defects4j", checkout.to_str().unwrap(), "-w", w]);
     let list = write_file(
         root,
         "susp.txt",
@@ -140,11 +147,9 @@ fn locations_in_tbar_s_form_and_their_errors() {
 /// `run` validates as multi-edit patches with plain's verdicts.
 #[test]
 fn pairs_at_two_locations_are_multi_edit_patches_with_plain_s_verdicts() {
-    let (_tmp, checkout) = fixture("d4jmath");
-    let root = checkout.parent().unwrap();
-    let work = root.join("work");
+    let (_tmp, root, work) = initialised_d4jmath();
+    let root = root.as_path();
     let w = work.to_str().unwrap();
-    patchval_ok(&["init", "--defects4j", checkout.to_str().unwrap(), "-w", w]);
     let out_dir = root.join("gen");
     let listing = patchval_ok(&[
         "generate",

@@ -182,29 +182,22 @@ pub fn run_markdown(run: &RunView) -> String {
     out
 }
 
-/// The techniques of a record, in the order rows first name them.
-fn techniques(record: &Record) -> Vec<String> {
+/// The distinct values of `key` over a record's rows, in the order rows first name them.
+fn first_seen(record: &Record, key: fn(&crate::bench::measure::Row) -> &String) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for r in &record.rows {
-        if !out.contains(&r.technique) {
-            out.push(r.technique.clone());
-        }
-    }
-    out
-}
-
-fn bugs(record: &Record) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    for r in &record.rows {
-        if !out.contains(&r.bug) {
-            out.push(r.bug.clone());
+        if !out.contains(key(r)) {
+            out.push(key(r).clone());
         }
     }
     out
 }
 
 pub fn bench_page(record: &Record) -> String {
-    let (bugs, techs) = (bugs(record), techniques(record));
+    let (bugs, techs) = (
+        first_seen(record, |r| &r.bug),
+        first_seen(record, |r| &r.technique),
+    );
     // A technique keeps its colour in every chart.
     let per = |f: &dyn Fn(&crate::bench::measure::Row) -> Option<f64>| -> Vec<(String, &'static str, Vec<Option<f64>>)> {
         techs

@@ -43,12 +43,6 @@ impl Bars<'_> {
             .max(left + 8.5 * self.title.chars().count() as f64)
             .max(320.0);
         // Labels are drawn at 30 degrees: room below the axis for the longest.
-        let longest = self
-            .labels
-            .iter()
-            .map(|l| l.chars().count())
-            .max()
-            .unwrap_or(0) as f64;
         let below = 24.0 + longest * 6.0 * 0.5;
         let max = self
             .series
