@@ -255,7 +255,7 @@ impl<'a> Sources<'a> {
             Some((path, lines)) => (
                 path.clone(),
                 lines
-                    .get(line as usize - 1)
+                    .get((line as usize).wrapping_sub(1))
                     .map_or(String::new(), |l| l.trim().to_string()),
             ),
             None => (PathBuf::from(class.replace('/', ".")), String::new()),
