@@ -86,4 +86,42 @@ fn two_bugs_side_by_side_with_plain_and_a_broken_one_named() {
     let record2: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(out.join("bench.json")).unwrap()).unwrap();
     assert_eq!(record["rows"], record2["rows"]);
+
+    // Once more with two external validators: patchval's own plain validation as a separate
+    // process printing its ExpressAPR result line, and a command that fails. Only their rows
+    // are measured; the first agrees with plain, the second fails its bugs with the reason.
+    let exe = env!("CARGO_BIN_EXE_patchval");
+    let again = format!(
+        "again={exe} run --work-dir {{work}} --technique plain -j 1 {{set}} >&2 && tail -n 1 {{work}}/result.jsonl"
+    );
+    let (code, third, stderr) = output({
+        let mut c = patchval_command();
+        c.args(args)
+            .args(["--external", &again, "--external", "broken=exit 3 # {set}"]);
+        c
+    });
+    assert_eq!(code, 1, "{third}\n{stderr}");
+    assert!(!stderr.contains("bench: d4jmath: plain"), "{stderr}");
+    let record3: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("bench.json")).unwrap()).unwrap();
+    let rows3 = record3["rows"].as_array().unwrap();
+    assert_eq!(rows3.len(), 6, "{third}");
+    for bug in ["d4jmath", "shapes"] {
+        let row = |t: &str| {
+            rows3
+                .iter()
+                .find(|r| r["bug"] == bug && r["technique"] == t)
+        };
+        let (plain, ext) = (
+            row("plain").unwrap(),
+            row("again").expect("the external row"),
+        );
+        assert_eq!(plain["verdicts"], ext["verdicts"], "{bug}");
+        assert_eq!(ext["disagreements"], 0, "{bug}");
+        assert!(ext["test_executions"].as_u64().unwrap() > 0, "{bug}");
+        assert!(
+            third.contains(&format!("{bug}: not benched: broken: `exit 3")),
+            "{third}"
+        );
+    }
 }

@@ -57,9 +57,56 @@ pub struct Row {
     pub disagreements: Option<usize>,
     /// Compile time (javac) summed over the sets, seconds.
     pub compile_seconds: f64,
+    /// Patches of sets this technique does not take (an external validator takes manifest-v3
+    /// sets only, not `generate --order 2`'s edit lists); not compared with plain.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub not_taken: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 impl Row {
+    /// A row with nothing measured yet.
+    pub fn new(bug: &str, technique: &str, jobs: usize) -> Row {
+        Row {
+            bug: bug.to_string(),
+            technique: technique.to_string(),
+            jobs,
+            sets: 0,
+            patches: 0,
+            counts: BTreeMap::new(),
+            before_first_plausible: None,
+            first_plausible_seconds: None,
+            test_executions: 0,
+            wall_seconds: 0.0,
+            core_seconds: 0.0,
+            verdicts: BTreeMap::new(),
+            disagreements: None,
+            compile_seconds: 0.0,
+            not_taken: 0,
+        }
+    }
+
+    /// Adds one set (in generation order): its verdict letters, test executions and compile
+    /// seconds.
+    pub fn add_set(&mut self, name: String, letters: &str, rounds: u64, compile_seconds: f64) {
+        if let Some(i) = letters.chars().position(|c| c == 's') {
+            if self.before_first_plausible.is_none() {
+                self.before_first_plausible = Some(self.patches + i);
+            }
+        }
+        for c in letters.chars() {
+            *self.counts.entry(c).or_default() += 1;
+        }
+        self.sets += 1;
+        self.patches += letters.chars().count();
+        self.test_executions += rounds;
+        self.compile_seconds += compile_seconds;
+        self.verdicts.insert(name, letters.to_string());
+    }
+
     pub fn core_seconds_per_patch(&self) -> f64 {
         self.core_seconds / self.patches.max(1) as f64
     }
@@ -83,10 +130,12 @@ impl Row {
                 .filter(|(a, b)| a != b)
                 .count();
         }
+        // Sets missing from this row count as differing, unless the technique does not take some
+        // of plain's sets (then only the sets it took are compared).
         let missing: usize = plain
             .verdicts
             .iter()
-            .filter(|(set, _)| !self.verdicts.contains_key(*set))
+            .filter(|(set, _)| self.not_taken == 0 && !self.verdicts.contains_key(*set))
             .map(|(_, v)| v.len())
             .sum();
         self.disagreements = Some(differ + missing);
@@ -94,7 +143,7 @@ impl Row {
 }
 
 /// CPU seconds of this process and its waited-for children so far.
-fn cpu_seconds() -> f64 {
+pub(crate) fn cpu_seconds() -> f64 {
     let of = |who| {
         // SAFETY: getrusage writes one rusage into the zeroed struct it is given.
         let mut u: libc::rusage = unsafe { std::mem::zeroed() };
@@ -163,38 +212,20 @@ pub fn measure(
         .collect();
     others.sort_by(|a, b| a.patches_path.cmp(&b.patches_path));
     ordered.extend(others);
-    let mut row = Row {
-        bug: bug.to_string(),
-        technique: name.to_string(),
-        jobs,
-        sets: ordered.len(),
-        patches: 0,
-        counts: BTreeMap::new(),
-        before_first_plausible: None,
-        first_plausible_seconds: first,
-        test_executions: 0,
-        wall_seconds: wall,
-        core_seconds: core,
-        verdicts: BTreeMap::new(),
-        disagreements: None,
-        compile_seconds: 0.0,
-    };
+    let mut row = Row::new(bug, name, jobs);
+    row.wall_seconds = wall;
+    row.core_seconds = core;
+    row.first_plausible_seconds = first;
     for r in ordered {
-        for (i, o) in r.outcomes.iter().enumerate() {
-            if o.verdict == Verdict::Plausible && row.before_first_plausible.is_none() {
-                row.before_first_plausible = Some(row.patches + i);
-            }
-            *row.counts.entry(o.verdict.letter()).or_default() += 1;
-        }
-        row.patches += r.outcomes.len();
-        row.test_executions += r.extra.rounds;
-        row.compile_seconds += r.extra.compile_ms / 1000.0;
         let name = std::path::Path::new(&r.patches_path)
             .file_name()
             .map(|n| n.to_string_lossy().into_owned());
-        row.verdicts.insert(
+        let letters: String = r.outcomes.iter().map(|o| o.verdict.letter()).collect();
+        row.add_set(
             name.unwrap_or_default(),
-            r.outcomes.iter().map(|o| o.verdict.letter()).collect(),
+            &letters,
+            r.extra.rounds,
+            r.extra.compile_ms / 1000.0,
         );
     }
     Ok(Some(row))
@@ -205,25 +236,31 @@ mod tests {
     use super::*;
 
     fn row(technique: &str, verdicts: &[(&str, &str)]) -> Row {
-        Row {
-            bug: "b".into(),
-            technique: technique.into(),
-            jobs: 1,
-            sets: verdicts.len(),
-            patches: verdicts.iter().map(|(_, v)| v.len()).sum(),
-            counts: BTreeMap::new(),
-            before_first_plausible: None,
-            first_plausible_seconds: None,
-            test_executions: 0,
-            wall_seconds: 2.0,
-            core_seconds: 3.0,
-            verdicts: verdicts
-                .iter()
-                .map(|(s, v)| (s.to_string(), v.to_string()))
-                .collect(),
-            disagreements: None,
-            compile_seconds: 0.0,
+        let mut r = Row::new("b", technique, 1);
+        for (set, letters) in verdicts {
+            r.add_set(set.to_string(), letters, 1, 0.5);
         }
+        r.wall_seconds = 2.0;
+        r.core_seconds = 3.0;
+        r
+    }
+
+    #[test]
+    fn a_set_added_counts_its_letters_and_the_first_plausible_in_generation_order() {
+        let r = row("plain", &[("a.json", "FFC"), ("b.json", "FsFs")]);
+        assert_eq!((r.sets, r.patches, r.test_executions), (2, 7, 2));
+        assert_eq!(r.before_first_plausible, Some(4));
+        assert_eq!(r.counts[&'F'], 4);
+        assert_eq!(r.compile_seconds, 1.0);
+    }
+
+    #[test]
+    fn a_technique_that_does_not_take_some_sets_is_compared_on_the_sets_it_took() {
+        let plain = row("plain", &[("a.json", "sFC"), ("pairs-1.json", "FF")]);
+        let mut ext = row("ext", &[("a.json", "sCC")]);
+        ext.not_taken = 2;
+        ext.compare(&plain);
+        assert_eq!(ext.disagreements, Some(1));
     }
 
     #[test]

@@ -4,12 +4,14 @@
 //! `OUT/bench.json` and `OUT/bench.csv`, so a bench run again goes on where it stopped.
 
 pub mod bugs;
+pub mod external;
 pub mod measure;
 
 use crate::generate::GenerateArgs;
 use crate::locate::Formula;
 use crate::workdir::WorkDir;
 use bugs::{Bug, Source};
+use external::External;
 use measure::Row;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -30,6 +32,9 @@ pub struct Config {
     pub order: usize,
     #[serde(default)]
     pub max_pairs: usize,
+    /// External validators (`--external NAME=COMMAND`), measured after the built-in techniques.
+    #[serde(default)]
+    pub external: Vec<External>,
 }
 
 fn order_one() -> usize {
@@ -56,7 +61,7 @@ pub enum BenchError {
     Bugs(#[from] bugs::BugsError),
     #[error("{path}: {why}")]
     Out { path: PathBuf, why: String },
-    #[error("technique `{0}` is not one of plain, no-dedup, default")]
+    #[error("technique `{0}` is not one of plain, no-dedup, default, nor an --external name")]
     Technique(String),
 }
 
@@ -79,10 +84,11 @@ fn out_err(path: &Path) -> impl Fn(String) -> BenchError + '_ {
 
 /// Benches every bug of `list` into `out`; the record as it stands at the end.
 pub fn bench(list: &Path, out: &Path, config: &Config) -> Result<Record, BenchError> {
+    let external = |t: &str| config.external.iter().any(|e| e.name == t);
     if let Some(t) = config
         .techniques
         .iter()
-        .find(|t| !measure::TECHNIQUES.contains(&t.as_str()))
+        .find(|t| !measure::TECHNIQUES.contains(&t.as_str()) && !external(t))
     {
         return Err(BenchError::Technique(t.clone()));
     }
@@ -96,7 +102,12 @@ pub fn bench(list: &Path, out: &Path, config: &Config) -> Result<Record, BenchEr
     };
     record.failed.clear();
     let mut techniques = config.techniques.clone();
-    techniques.sort_by_key(|t| t != "plain");
+    for e in &config.external {
+        if !techniques.contains(&e.name) {
+            techniques.push(e.name.clone());
+        }
+    }
+    techniques.sort_by_key(|t| (t != "plain", external(t)));
     for bug in &bugs {
         if record.interrupted {
             break;
@@ -173,9 +184,15 @@ fn one_bug(
             continue;
         }
         tracing::info!("bench: {}: {t}", bug.name);
-        let Some(mut row) = measure::measure(&wd, &bug.name, t, config.jobs, &sets)
-            .map_err(|e| format!("{t}: {e}"))?
-        else {
+        let measured = match config.external.iter().find(|e| &e.name == t) {
+            Some(e) => {
+                let log = dir.join(format!("{t}.log"));
+                external::measure(&wd, &bug.name, e, config.jobs, &sets, &log)?
+            }
+            None => measure::measure(&wd, &bug.name, t, config.jobs, &sets)
+                .map_err(|e| format!("{t}: {e}"))?,
+        };
+        let Some(mut row) = measured else {
             record.interrupted = true;
             return Ok(());
         };

@@ -86,6 +86,11 @@ pub struct BenchArgs {
     pub order: u8,
     #[arg(long = "max-pairs", default_value_t = 50)]
     pub max_pairs: usize,
+    /// An external validator as one more technique, `NAME=COMMAND` (repeatable): COMMAND runs
+    /// with `sh -c` once per manifest-v3 set, `{set}`, `{work}` and `{project}` replaced by
+    /// quoted paths, and prints an ExpressAPR result line (a JSON object with `succlist`).
+    #[arg(long = "external", value_name = "NAME=COMMAND")]
+    pub external: Vec<crate::bench::external::External>,
 }
 
 #[derive(clap::Args, Debug)]
@@ -190,6 +195,7 @@ pub fn bench(a: BenchArgs, default_jobs: usize) -> ExitCode {
         formula: a.formula,
         order: a.order as usize,
         max_pairs: a.max_pairs,
+        external: a.external,
     };
     match crate::bench::bench(&a.bugs, &a.out, &config) {
         Ok(record) => {
