@@ -176,6 +176,18 @@ pub fn generate(a: GenerateArgs) -> ExitCode {
                     String::new()
                 }
             );
+            if g.refused > 0 {
+                let why: Vec<String> = g
+                    .refused_why
+                    .iter()
+                    .map(|(w, n)| format!("{n} {w}"))
+                    .collect();
+                eprintln!(
+                    "dropped {} candidates javac would refuse: {}",
+                    g.refused,
+                    why.join("; ")
+                );
+            }
             ExitCode::Ok
         }
         Err(e) => {

@@ -3,8 +3,11 @@
 //! deterministic order (location rank, then family), within budgets. Locations come from
 //! `locate`'s ranking or from a file in the `Class@line` form TBar reads from GZoltar.
 
+pub mod check;
+pub mod classes;
 pub mod pairs;
 pub mod patterns;
+pub mod types;
 
 use crate::fuzz::locate::{candidates, exceptions, parse_source, SourceFile};
 use crate::fuzz::spot::Spot;
@@ -12,6 +15,7 @@ use crate::locate::{Formula, LocateError};
 use crate::model::PatchSet;
 use crate::patchset::line_of;
 use crate::workdir::{State, WorkDir, WorkDirError};
+use classes::Classes;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -53,6 +57,10 @@ pub struct Generated {
     pub skipped: Vec<String>,
     /// Candidates dropped because the patched file did not parse (a pattern's bug).
     pub unparsable: usize,
+    /// Candidates dropped because javac would refuse them (`check.rs`), by reason.
+    pub refused: usize,
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub refused_why: BTreeMap<String, usize>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -100,6 +108,9 @@ pub fn generate(wd: &WorkDir, args: &GenerateArgs) -> Result<Generated, Generate
         path: args.out.clone(),
         source,
     })?;
+    let mut class_path = vec![wd.classes()];
+    class_path.extend(state.project.classpath.iter().cloned());
+    let classes = Classes::new(&class_path, &state.tools.java_home);
     let mut files: BTreeMap<PathBuf, Option<SourceFile>> = BTreeMap::new();
     let mut result = Generated::default();
     let mut budget = args.max_patches;
@@ -121,7 +132,7 @@ pub fn generate(wd: &WorkDir, args: &GenerateArgs) -> Result<Generated, Generate
         };
         let place = format!("{}:{line}", rel.display());
         let limit = args.per_location.min(budget);
-        match at_line(file, *line, limit, &mut result.unparsable) {
+        match at_line(file, *line, limit, &classes, &mut result) {
             None => result.skipped.push(format!(
                 "{place}: no statement inside a method starts on this line"
             )),
@@ -195,33 +206,63 @@ fn at_line(
     file: &SourceFile,
     line: u32,
     limit: usize,
-    unparsable: &mut usize,
+    classes: &Classes,
+    dropped: &mut Generated,
 ) -> Option<(std::ops::Range<usize>, Vec<patterns::Candidate>)> {
-    let all = candidates(std::slice::from_ref(file));
-    let here = all
-        .iter()
-        .filter(|c| line_of(&file.text, c.range.start) == line as usize)
-        .min_by_key(|c| (c.range.start, std::cmp::Reverse(c.range.end)))?;
     let exceptions = exceptions(std::slice::from_ref(file));
-    let spot: Spot = crate::fuzz::locate::spot(file, &here.range, &exceptions)?;
+    let (range, mut spot) = spot_at(file, line, &exceptions)?;
+    let typer = types::Typer::new(classes, &file.text, file.tree.root_node(), spot.stmt);
+    patterns::inherit(&mut spot, &typer);
     let mut out = Vec::new();
-    for c in patterns::candidates(&spot) {
+    for c in patterns::candidates(&spot, &typer) {
         if out.len() == limit {
             break;
         }
         let patched = format!(
             "{}{}{}",
-            &file.text[..here.range.start],
+            &file.text[..range.start],
             c.text,
-            &file.text[here.range.end..]
+            &file.text[range.end..]
         );
-        if parse_source(&file.rel, patched, false).is_some() {
-            out.push(c);
-        } else {
-            *unparsable += 1;
+        let Some(parsed) = parse_source(&file.rel, patched, false) else {
+            dropped.unparsable += 1;
+            continue;
+        };
+        let at = range.start..range.start + c.text.len();
+        let root = parsed.tree.root_node();
+        match check::refused(&typer, &spot, &parsed.text, root, at) {
+            None => out.push(c),
+            Some(why) => {
+                tracing::debug!("generate: {}:{line}: dropped `{}`: {why}", file.rel, c.text);
+                dropped.refused += 1;
+                *dropped.refused_why.entry(reason_kind(&why)).or_default() += 1;
+            }
         }
     }
-    Some((here.range.clone(), out))
+    Some((range, out))
+}
+
+/// The outermost patchable statement starting on `line` of `file`, and what patterns know there.
+fn spot_at<'f>(
+    file: &'f SourceFile,
+    line: u32,
+    exceptions: &'f [crate::fuzz::spot::ExceptionClass],
+) -> Option<(std::ops::Range<usize>, Spot<'f>)> {
+    let range = candidates(std::slice::from_ref(file))
+        .into_iter()
+        .filter(|c| line_of(&file.text, c.range.start) == line as usize)
+        .min_by_key(|c| (c.range.start, std::cmp::Reverse(c.range.end)))?
+        .range;
+    let spot = crate::fuzz::locate::spot(file, &range, exceptions)?;
+    Some((range, spot))
+}
+
+/// A refusal's kind, for the counts (its text without the names and types in backquotes).
+fn reason_kind(why: &str) -> String {
+    why.split('`')
+        .enumerate()
+        .map(|(i, part)| if i % 2 == 1 { "_" } else { part })
+        .collect()
 }
 
 fn stem(rel: &Path) -> String {
@@ -274,4 +315,137 @@ fn read_locations(path: &Path, state: &State) -> Result<Vec<Place>, GenerateErro
         out.push((rel, line));
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SRC: &str = r#"package p;
+class A {
+    int f(String s, int n) {
+        n = s.length() + n;
+        return n;
+    }
+    A(int n) {
+        this(n, 0);
+    }
+    A(int n, int m) {}
+}
+"#;
+
+    fn jdk() -> Classes {
+        Classes::new(&[], &crate::toolchain::find_jdk().expect("a JDK"))
+    }
+
+    fn at(line: u32) -> Vec<patterns::Candidate> {
+        let file = parse_source("p/A.java", SRC.to_string(), false).expect("parses");
+        let mut g = Generated::default();
+        let (_, cands) = at_line(&file, line, usize::MAX, &jdk(), &mut g).expect("a statement");
+        assert_eq!(g.unparsable, 0);
+        cands
+    }
+
+    #[test]
+    fn throws_are_inserted_before_the_statement_under_a_null_check_or_a_guard() {
+        let cands = at(4);
+        let throws: Vec<&str> = cands
+            .iter()
+            .filter(|c| c.family == "insert" && c.text.contains("throw new"))
+            .map(|c| c.text.as_str())
+            .collect();
+        assert!(
+            throws.contains(
+                &"if (s == null) { throw new NullPointerException(); } n = s.length() + n;"
+            ),
+            "{throws:?}"
+        );
+        assert!(
+            throws.contains(
+                &"if (n > 0) { throw new IllegalArgumentException(); } n = s.length() + n;"
+            ),
+            "{throws:?}"
+        );
+        assert!(throws.len() <= 6, "{throws:?}");
+    }
+
+    #[test]
+    fn no_throw_goes_before_an_explicit_constructor_call() {
+        let file = parse_source("p/A.java", SRC.to_string(), false).expect("parses");
+        let mut g = Generated::default();
+        if let Some((_, cands)) = at_line(&file, 8, usize::MAX, &jdk(), &mut g) {
+            assert!(cands.iter().all(|c| !c.text.contains("throw")), "{cands:?}");
+        }
+    }
+}
+
+#[cfg(test)]
+mod compiled_tests {
+    use super::*;
+
+    /// `Base` and `A extends Base` compiled by javac into a temporary directory.
+    fn compiled() -> (tempfile::TempDir, Classes, SourceFile) {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("src/q");
+        std::fs::create_dir_all(&dir).unwrap();
+        let base = "package q;\npublic class Base {\n    protected int limit;\n    private int hidden;\n    protected int size() { return 1; }\n    protected int other() { return 2; }\n    public int risky() throws java.io.IOException { return 3; }\n}\n";
+        let a = "package q;\nclass A extends Base {\n    int count;\n    int f(int n) {\n        count = size() + n;\n        return count;\n    }\n}\n";
+        std::fs::write(dir.join("Base.java"), base).unwrap();
+        std::fs::write(dir.join("A.java"), a).unwrap();
+        let out = tmp.path().join("classes");
+        let jdk = crate::toolchain::find_jdk().expect("a JDK");
+        let status = std::process::Command::new(jdk.join("bin/javac"))
+            .arg("-d")
+            .arg(&out)
+            .arg(dir.join("Base.java"))
+            .arg(dir.join("A.java"))
+            .status()
+            .unwrap();
+        assert!(status.success());
+        let classes = Classes::new(&[out], &jdk);
+        let file = parse_source("src/q/A.java", a.to_string(), false).unwrap();
+        (tmp, classes, file)
+    }
+
+    #[test]
+    fn inherited_fields_and_methods_come_from_the_compiled_superclass() {
+        let (_tmp, classes, file) = compiled();
+        let mut g = Generated::default();
+        let (_, cands) = at_line(&file, 5, usize::MAX, &classes, &mut g).expect("a statement");
+        let texts: Vec<&str> = cands.iter().map(|c| c.text.as_str()).collect();
+        assert!(
+            texts.contains(&"count = other() + n;"),
+            "an inherited method of the same signature: {texts:?}"
+        );
+        assert!(
+            !texts.contains(&"count = risky() + n;"),
+            "it throws a checked exception: {texts:?}"
+        );
+        assert!(
+            texts.contains(&"count = size() + limit;"),
+            "an inherited field of the same type: {texts:?}"
+        );
+        assert!(
+            !texts.iter().any(|t| t.contains("hidden")),
+            "a private field is not visible: {texts:?}"
+        );
+    }
+
+    #[test]
+    fn a_receiver_s_methods_come_from_its_compiled_class() {
+        let jdk = crate::toolchain::find_jdk().expect("a JDK");
+        let classes = Classes::new(&[], &jdk);
+        let src = "package p;\nclass B {\n    String name;\n    void f(String s) {\n        name = s.trim();\n    }\n}\n";
+        let file = parse_source("p/B.java", src.to_string(), false).unwrap();
+        let mut g = Generated::default();
+        let (_, cands) = at_line(&file, 5, usize::MAX, &classes, &mut g).expect("a statement");
+        let calls: Vec<&str> = cands
+            .iter()
+            .filter(|c| c.family == "invocation")
+            .map(|c| c.text.as_str())
+            .collect();
+        assert!(calls.contains(&"name = s.strip();"), "{calls:?}");
+        assert!(calls.contains(&"name = s.toUpperCase();"), "{calls:?}");
+        assert!(calls.len() <= 6, "{calls:?}");
+    }
 }

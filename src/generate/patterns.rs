@@ -3,9 +3,11 @@
 //! jumps), renamed, and those a repair tool adds: null-pointer, range and cast checks, condition
 //! expansion and removal, method-invocation replacement, return mutation, numeric cast types.
 
+use super::classes::{Classes, UNKNOWN};
+use super::types::Typer;
 use crate::fuzz::mutate;
-use crate::fuzz::spot::{is_numeric, Spot};
-use std::collections::BTreeSet;
+use crate::fuzz::spot::{is_numeric, Member, Spot};
+use std::collections::{BTreeSet, HashMap};
 use tree_sitter::Node;
 
 /// A candidate patch: the statement's new text and the family that made it.
@@ -37,7 +39,7 @@ const PRIMITIVES: &[&str] = &[
 
 /// Every candidate at the statement, grouped by family in [`FAMILIES`]' order, without duplicates
 /// and without the statement itself.
-pub fn candidates(s: &Spot) -> Vec<Candidate> {
+pub fn candidates(s: &Spot, t: &Typer) -> Vec<Candidate> {
     let mut out = Vec::new();
     for m in mutate::classic(s) {
         let family = match m.op {
@@ -56,11 +58,12 @@ pub fn candidates(s: &Spot) -> Vec<Candidate> {
     }
     null_checks(s, &mut out);
     conditions(s, &mut out);
-    invocations(s, &mut out);
+    invocations(s, t, &mut out);
     returns(s, &mut out);
     range_checks(s, &mut out);
     cast_checks(s, &mut out);
     data_types(s, &mut out);
+    throws(s, &mut out);
     let mut seen: BTreeSet<String> = BTreeSet::from([s.orig().to_string()]);
     let mut ordered = Vec::with_capacity(out.len());
     for family in FAMILIES {
@@ -110,19 +113,7 @@ fn early_exit(s: &Spot) -> Option<String> {
 /// FP2: a receiver of a call or field access that may be null: the statement guarded by
 /// `x != null`, or preceded by an exit when it is null.
 fn null_checks(s: &Spot, out: &mut Vec<Candidate>) {
-    let mut receivers = BTreeSet::new();
-    for n in s.nodes() {
-        let object = match n.kind() {
-            "method_invocation" | "field_access" => n.child_by_field_name("object"),
-            "array_access" => n.child_by_field_name("array"),
-            _ => None,
-        };
-        let Some(o) = object else { continue };
-        if s.var_ref(o).is_some_and(|t| !PRIMITIVES.contains(&t)) {
-            receivers.insert(s.text(o));
-        }
-    }
-    for r in receivers {
+    for r in receivers(s) {
         if wraps(s) {
             out.push(Candidate {
                 text: format!("if ({r} != null) {{ {} }}", s.orig()),
@@ -135,6 +126,50 @@ fn null_checks(s: &Spot, out: &mut Vec<Candidate>) {
                 family: "null-check",
             });
         }
+    }
+}
+
+/// Receivers of calls, field and array accesses in the statement that are visible variables of
+/// a reference type (what may be null).
+fn receivers(s: &Spot) -> BTreeSet<String> {
+    let mut receivers = BTreeSet::new();
+    for n in s.nodes() {
+        let object = match n.kind() {
+            "method_invocation" | "field_access" => n.child_by_field_name("object"),
+            "array_access" => n.child_by_field_name("array"),
+            _ => None,
+        };
+        let Some(o) = object else { continue };
+        if s.var_ref(o).is_some_and(|t| !PRIMITIVES.contains(&t)) {
+            receivers.insert(s.text(o).to_string());
+        }
+    }
+    receivers
+}
+
+/// Statement insertion, `throw`: an unchecked exception thrown before the statement when a
+/// receiver is null or one of the location's guards holds (TBar's inserted throws; unchecked so
+/// that no `throws` clause is needed).
+fn throws(s: &Spot, out: &mut Vec<Candidate>) {
+    if matches!(
+        s.stmt.kind(),
+        "field_declaration" | "explicit_constructor_invocation"
+    ) {
+        return;
+    }
+    let mut conds: Vec<(String, &str)> = receivers(s)
+        .into_iter()
+        .map(|r| (format!("{r} == null"), "NullPointerException"))
+        .collect();
+    for g in s.guards() {
+        conds.push((g.clone(), "IllegalArgumentException"));
+        conds.push((g, "IllegalStateException"));
+    }
+    for (cond, ex) in conds.into_iter().take(6) {
+        out.push(Candidate {
+            text: format!("if ({cond}) {{ throw new {ex}(); }} {}", s.orig()),
+            family: "insert",
+        });
     }
 }
 
@@ -184,46 +219,141 @@ fn unparenthesised(n: Node) -> Node {
     }
 }
 
-/// FP10: a call of a method of the enclosing class replaced by another of its methods with the
-/// same return type and parameter types.
-fn invocations(s: &Spot, out: &mut Vec<Candidate>) {
+/// Methods of `Object` no repair calls instead of another.
+const OBJECT_ONLY: &[&str] = &[
+    "getClass",
+    "notify",
+    "notifyAll",
+    "wait",
+    "finalize",
+    "clone",
+];
+
+/// FP10: a called method replaced by another of the receiver's class (the enclosing class for
+/// an unqualified call), inherited ones included, as the compiled classes list them: same
+/// parameter types, same return type, visible here, static when called through a type name,
+/// throwing no checked exception the call's context does not handle. Without compiled classes,
+/// the enclosing class's methods as the source declares them.
+fn invocations(s: &Spot, t: &Typer, out: &mut Vec<Candidate>) {
+    let none = HashMap::new();
     for n in s.nodes() {
         if n.kind() != "method_invocation" {
             continue;
         }
-        let own = match n.child_by_field_name("object") {
-            None => true,
-            Some(o) => o.kind() == "this" || s.text(o) == s.class_name,
-        };
         let Some(name) = n.child_by_field_name("name") else {
             continue;
         };
-        let arity = n
-            .child_by_field_name("arguments")
-            .map_or(0, |a| a.named_child_count());
-        if !own {
-            continue;
-        }
         let called = s.text(name);
-        let Some(sig) = s
-            .methods
-            .iter()
-            .find(|m| m.name == called && m.params.len() == arity)
-        else {
+        let compiled = t
+            .callee(s, s.src, &none, n)
+            .zip(t.call_owner(s, s.src, &none, n));
+        let Some((m, (owner, via_type))) = compiled else {
+            source_invocations(s, n, out);
             continue;
         };
-        for other in &s.methods {
-            if other.name != called
-                && other.ret == sig.ret
-                && other.params == sig.params
-                && (other.is_static || !s.is_static)
-            {
-                out.push(Candidate {
-                    text: s.replace(name.byte_range(), &other.name),
-                    family: "invocation",
-                });
-            }
+        let own = t.this_class() == Some(owner.as_str());
+        let here = t.this_class().map(Classes::package);
+        let unqualified_in_static = n.child_by_field_name("object").is_none() && s.is_static;
+        let alternatives = t.classes().methods(&owner).into_iter().filter(|o| {
+            o.name != called
+                && o.params == m.params
+                && o.ret == m.ret
+                && o.ret != UNKNOWN
+                && !o.params.iter().any(|p| p == UNKNOWN)
+                && (!o.is_private || own)
+                && (!o.is_package || here == Some(Classes::package(&owner)))
+                && (o.is_static || !(via_type || unqualified_in_static))
+                && !OBJECT_ONLY.contains(&o.name.as_str())
+                && t.classes().throws_within(o, &m)
+        });
+        for o in alternatives.take(6) {
+            out.push(Candidate {
+                text: s.replace(name.byte_range(), &o.name),
+                family: "invocation",
+            });
         }
+    }
+}
+
+/// FP10 from the source alone: a call of a method of the enclosing class replaced by another of
+/// its methods with the same return type and parameter types.
+fn source_invocations(s: &Spot, n: Node, out: &mut Vec<Candidate>) {
+    let own = match n.child_by_field_name("object") {
+        None => true,
+        Some(o) => o.kind() == "this" || s.text(o) == s.class_name,
+    };
+    let Some(name) = n.child_by_field_name("name") else {
+        return;
+    };
+    let arity = n
+        .child_by_field_name("arguments")
+        .map_or(0, |a| a.named_child_count());
+    if !own {
+        return;
+    }
+    let called = s.text(name);
+    let Some(sig) = s
+        .methods
+        .iter()
+        .find(|m| m.name == called && m.params.len() == arity)
+    else {
+        return;
+    };
+    for other in &s.methods {
+        if other.name != called
+            && other.ret == sig.ret
+            && other.params == sig.params
+            && (other.is_static || !s.is_static)
+        {
+            out.push(Candidate {
+                text: s.replace(name.byte_range(), &other.name),
+                family: "invocation",
+            });
+        }
+    }
+}
+
+/// The spot's fields with those its class inherits from compiled superclasses (visible here,
+/// named by a type the file resolves to the same class), so that variable replacement can use
+/// them.
+pub fn inherit(s: &mut Spot, t: &Typer) {
+    let Some(this) = t.this_class() else { return };
+    let here = Classes::package(this).to_string();
+    for c in t.classes().lineage(this).iter().skip(1) {
+        if c.name.starts_with("java.") {
+            continue;
+        }
+        for f in &c.fields {
+            if f.is_private
+                || f.is_package && Classes::package(&c.name) != here
+                || f.ty == UNKNOWN
+                || s.fields.iter().any(|g| g.name == f.name)
+            {
+                continue;
+            }
+            let Some(ty) = source_name(t, &f.ty) else {
+                continue;
+            };
+            s.fields.push(Member {
+                name: f.name.clone(),
+                ty,
+                is_static: f.is_static,
+                is_final: f.is_final,
+            });
+        }
+    }
+}
+
+/// A type's name as this file may write it: primitives as they are, a class by its simple name
+/// when that resolves to it here.
+fn source_name(t: &Typer, ty: &str) -> Option<String> {
+    let base = ty.trim_end_matches("[]");
+    let dims = &ty[base.len()..];
+    let simple = base.rsplit(['.', '$']).next()?;
+    if base == simple || t.resolve(simple).as_deref() == Some(base) {
+        Some(format!("{simple}{dims}"))
+    } else {
+        None
     }
 }
 
