@@ -15,6 +15,35 @@ fn woven_programs_behave_like_plain_ones() {
 
 fn cases() -> Vec<Case> {
     vec![
+        // Comments in the patched statement (blanked in place before weaving): a block whose
+        // body holds `//` comments, and patches ending in one.
+        case(
+            "comments_in_the_statement",
+            r#"
+    static int firstBig(int[] xs, int limit) {
+        int found = -1;
+        for (int i = 0; i < xs.length; i++) {
+            if (xs[i] > limit && found < 0) {
+                // Got the first one: keep it.
+                found = i; /* and go on */
+            }
+        }
+        return found;
+    }"#,
+            r#"
+        show("a", () -> firstBig(new int[] {1, 9, 3, 12}, 5));
+        show("b", () -> firstBig(new int[] {}, 0));
+        show("c", () -> firstBig(new int[] {4, 4}, 3));"#,
+            "if (xs[i] > limit && found < 0) {\n                // Got the first one: keep it.\n                found = i; /* and go on */\n            }",
+            &[
+                "if (xs[i] >= limit && found < 0) {\n                // Got the first one: keep it.\n                found = i; /* and go on */\n            }",
+                "if (xs[i] > limit) {\n                // Got the last one.\n                found = i;\n            }",
+                "if (xs[i] > limit && found < 0) { found = i; break; } // stop at the first",
+                "found = i; // always",
+                "/* nothing */",
+                "if (xs[i] > limit && found < 0) {\n                // a comment \"with */ a quote\n                found = i + 1; /* // */\n            }",
+            ],
+        ),
         case(
             "if_body_without_braces",
             r#"

@@ -124,9 +124,14 @@ pub fn plan(src: &str, range: Range<usize>, patches: &[String]) -> Result<Plan, 
     }
     let before = &src[site.target.start..range.start];
     let after = &src[range.end..site.target.end];
+    // Comments blanked (`tokens::blank_comments`): weaving moves the text, which a `//`
+    // comment would change; the lines and offsets stay.
     let statements: Vec<String> = patches
         .iter()
-        .map(|p| format!("{before}{p}{after}"))
+        .map(|p| {
+            let s = format!("{before}{p}{after}");
+            tokens::blank_comments(&s).unwrap_or(s)
+        })
         .collect();
     let mentions: Vec<Mentions> = statements.iter().map(|s| tokens::scan(s)).collect();
     let mut p = parser();

@@ -200,8 +200,19 @@ fn unsupported_locations_are_reported() {
     let start = CALC.find("int sum = 0;").unwrap();
     let e = plan(CALC, start..start + 12, &["int sum = 1;".into()]).unwrap_err();
     assert_eq!(e, Unsupported::Declaration);
-    let p = plan_for("sum += i;", &["int k = 1; sum += k;", "sum += i; // note"]);
-    assert!(p.excluded[0].is_some() && p.excluded[1].is_some());
+    let p = plan_for(
+        "sum += i;",
+        &[
+            "int k = 1; sum += k;",
+            "sum += i; // note",
+            "sum += i; // \\u000a sum++;",
+        ],
+    );
+    assert!(p.excluded[0].is_some() && p.excluded[2].is_some());
+    // A comment is blanked where it is (a `//` one would swallow what weaving puts after it).
+    assert!(p.excluded[1].is_none(), "{:?}", p.excluded[1]);
+    let woven = p.weave(&[1], true, false, 0).unwrap();
+    assert!(javac_errors(&woven).is_empty(), "{}", woven.text);
     // An unpatched text that takes the newline after its statement along (a manifest's way of
     // cutting) is a location that cannot be woven, not a panic.
     let start = CALC.find("return total;").unwrap();

@@ -119,6 +119,72 @@ pub fn scan(src: &str) -> Mentions {
     m
 }
 
+/// `src` with every comment's bytes replaced by spaces, line breaks kept, so that lines and byte
+/// offsets stay where they were and no `//` comment can swallow what weaving puts after the
+/// text; `None` when a comment holds a `\u` escape (javac translates those before it looks for
+/// comments, so `\u000a` ends a `//` comment early: such a text is left as it is).
+pub fn blank_comments(src: &str) -> Option<String> {
+    let b = src.as_bytes();
+    let mut out = b.to_vec();
+    let mut i = 0;
+    let blank = |from: usize, to: usize, out: &mut Vec<u8>| -> bool {
+        let to = to.min(b.len());
+        if src[from..to].contains("\\u") {
+            return false;
+        }
+        for o in &mut out[from..to] {
+            if *o != b'\n' && *o != b'\r' {
+                *o = b' ';
+            }
+        }
+        true
+    };
+    while i < b.len() {
+        let c = b[i];
+        if c == b'/' && b.get(i + 1) == Some(&b'/') {
+            let start = i;
+            while i < b.len() && b[i] != b'\n' {
+                i += 1;
+            }
+            if !blank(start, i, &mut out) {
+                return None;
+            }
+            continue;
+        }
+        if c == b'/' && b.get(i + 1) == Some(&b'*') {
+            let start = i;
+            i += 2;
+            while i + 1 < b.len() && !(b[i] == b'*' && b[i + 1] == b'/') {
+                i += 1;
+            }
+            i += 2;
+            if !blank(start, i, &mut out) {
+                return None;
+            }
+            continue;
+        }
+        if c == b'"' || c == b'\'' {
+            if c == b'"' && src[i..].starts_with("\"\"\"") {
+                i += 3;
+                while i < b.len() && !src[i..].starts_with("\"\"\"") {
+                    i += if b[i] == b'\\' { 2 } else { 1 };
+                }
+                i += 3;
+            } else {
+                i += 1;
+                while i < b.len() && b[i] != c && b[i] != b'\n' {
+                    i += if b[i] == b'\\' { 2 } else { 1 };
+                }
+                i += 1;
+            }
+            continue;
+        }
+        i += 1;
+    }
+    // Whole characters were blanked: the bytes are still UTF-8.
+    String::from_utf8(out).ok()
+}
+
 fn before_is_incdec(src: &str, start: usize) -> bool {
     let before = src[..start].trim_end();
     before.ends_with("++") || before.ends_with("--")
@@ -138,6 +204,19 @@ mod tests {
         let assigned: Vec<&str> = m.assigned.iter().map(|s| s.as_str()).collect();
         assert_eq!(assigned, ["t", "v", "w", "x", "z"]);
         assert!(!m.has_break && !m.has_comment);
+    }
+
+    #[test]
+    fn comments_are_blanked_in_place() {
+        let src = "x = 1; // set \u{e9}t\u{e9}\ny = \"// no\"; /* two\nlines */ z = '/';";
+        let b = blank_comments(src).unwrap();
+        assert_eq!(b.len(), src.len());
+        assert_eq!(b.lines().count(), src.lines().count());
+        assert!(b.starts_with("x = 1;") && !b.contains("set") && !b.contains("two"));
+        assert!(b.contains("\"// no\"") && b.contains("z = '/';"));
+        assert!(!scan(&b).has_comment);
+        assert_eq!(blank_comments("a(); // \\u000a b();"), None);
+        assert_eq!(blank_comments("a();").as_deref(), Some("a();"));
     }
 
     #[test]
