@@ -97,10 +97,7 @@ fn generated_candidates_at_the_top_locations_hold_the_known_fix() {
     assert_eq!(verdicts(&fast), verdicts(&plain));
     // Typed from the compiled classes, every candidate compiles (before typing, 5 of the 36
     // were `C`: jumps before reachable statements and a removed declaration still used).
-    let compile_errors: usize = plain
-        .iter()
-        .map(|r| r.succlist.matches('C').count())
-        .sum();
+    let compile_errors: usize = plain.iter().map(|r| r.succlist.matches('C').count()).sum();
     assert_eq!(compile_errors, 0, "{:?}", verdicts(&plain));
 }
 

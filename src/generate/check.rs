@@ -262,8 +262,18 @@ fn has_word(text: &str, word: &str) -> bool {
     })
 }
 
-/// The statement after `n` in its block (comments skipped).
+/// The statement after `n` in its block or switch group (comments skipped); none where `n` is
+/// not in a sequence of statements (an `if`'s branch, a loop's body).
 fn next_statement(n: Node) -> Option<Node> {
+    let in_sequence = n.parent().is_some_and(|p| {
+        matches!(
+            p.kind(),
+            "block" | "constructor_body" | "switch_block_statement_group"
+        )
+    });
+    if !in_sequence {
+        return None;
+    }
     let mut next = n.next_named_sibling();
     while let Some(k) = next {
         if !k.kind().contains("comment") {
@@ -385,6 +395,10 @@ class A {
         if (n > 0) { n++; }
         String t = s.trim();
         n = t.length();
+        if (n > 2)
+            n--;
+        else
+            n++;
         return n;
     }
 }
@@ -443,9 +457,14 @@ class A {
             refuses(12, "if (n > 0) { return 0; } n = t.length();"),
             None
         );
-        assert!(refuses(13, "return s;").unwrap().contains("returned"));
-        assert!(refuses(13, "return;").is_some());
-        assert_eq!(refuses(13, "return boxed;"), None);
-        assert!(refuses(13, "").unwrap().contains("final"));
+        assert_eq!(
+            refuses(14, "return 0;"),
+            None,
+            "a branch of an if: its else follows"
+        );
+        assert!(refuses(17, "return s;").unwrap().contains("returned"));
+        assert!(refuses(17, "return;").is_some());
+        assert_eq!(refuses(17, "return boxed;"), None);
+        assert!(refuses(17, "").unwrap().contains("final"));
     }
 }

@@ -18,6 +18,49 @@ pub struct Mentions {
     pub has_comment: bool,
 }
 
+/// What [`skipped`] found.
+enum Skipped {
+    Comment,
+    /// A string, character or text-block literal.
+    Literal,
+}
+
+/// A comment or literal starting at byte `i` of `src`: where it ends (past its last byte, at
+/// most `src.len()`) and which it is.
+fn skipped(src: &str, mut i: usize) -> Option<(usize, Skipped)> {
+    let b = src.as_bytes();
+    let c = b[i];
+    let end = |i: usize| Some(i.min(b.len()));
+    if c == b'/' && b.get(i + 1) == Some(&b'/') {
+        while i < b.len() && b[i] != b'\n' {
+            i += 1;
+        }
+        return end(i).map(|e| (e, Skipped::Comment));
+    }
+    if c == b'/' && b.get(i + 1) == Some(&b'*') {
+        i += 2;
+        while i + 1 < b.len() && !(b[i] == b'*' && b[i + 1] == b'/') {
+            i += 1;
+        }
+        return end(i + 2).map(|e| (e, Skipped::Comment));
+    }
+    if c == b'"' && src[i..].starts_with("\"\"\"") {
+        i += 3;
+        while i < b.len() && !src[i..].starts_with("\"\"\"") {
+            i += if b[i] == b'\\' { 2 } else { 1 };
+        }
+        return end(i + 3).map(|e| (e, Skipped::Literal));
+    }
+    if c == b'"' || c == b'\'' {
+        i += 1;
+        while i < b.len() && b[i] != c && b[i] != b'\n' {
+            i += if b[i] == b'\\' { 2 } else { 1 };
+        }
+        return end(i + 1).map(|e| (e, Skipped::Literal));
+    }
+    None
+}
+
 /// Scans Java source text.
 pub fn scan(src: &str) -> Mentions {
     let b = src.as_bytes();
@@ -28,38 +71,12 @@ pub fn scan(src: &str) -> Mentions {
     let mut prev_sig: u8 = b' ';
     while i < b.len() {
         let c = b[i];
-        if c == b'/' && b.get(i + 1) == Some(&b'/') {
-            m.has_comment = true;
-            while i < b.len() && b[i] != b'\n' {
-                i += 1;
+        if let Some((end, kind)) = skipped(src, i) {
+            match kind {
+                Skipped::Comment => m.has_comment = true,
+                Skipped::Literal => prev_sig = b'"',
             }
-            continue;
-        }
-        if c == b'/' && b.get(i + 1) == Some(&b'*') {
-            m.has_comment = true;
-            i += 2;
-            while i + 1 < b.len() && !(b[i] == b'*' && b[i + 1] == b'/') {
-                i += 1;
-            }
-            i += 2;
-            continue;
-        }
-        if c == b'"' || c == b'\'' {
-            let triple = c == b'"' && src[i..].starts_with("\"\"\"");
-            if triple {
-                i += 3;
-                while i < b.len() && !src[i..].starts_with("\"\"\"") {
-                    i += if b[i] == b'\\' { 2 } else { 1 };
-                }
-                i += 3;
-            } else {
-                i += 1;
-                while i < b.len() && b[i] != c && b[i] != b'\n' {
-                    i += if b[i] == b'\\' { 2 } else { 1 };
-                }
-                i += 1;
-            }
-            prev_sig = b'"';
+            i = end;
             continue;
         }
         if c.is_ascii_alphabetic() || c == b'_' || c == b'$' || c >= 0x80 {
@@ -128,7 +145,6 @@ pub fn blank_comments(src: &str) -> Option<String> {
     let mut out = b.to_vec();
     let mut i = 0;
     let blank = |from: usize, to: usize, out: &mut Vec<u8>| -> bool {
-        let to = to.min(b.len());
         if src[from..to].contains("\\u") {
             return false;
         }
@@ -140,46 +156,16 @@ pub fn blank_comments(src: &str) -> Option<String> {
         true
     };
     while i < b.len() {
-        let c = b[i];
-        if c == b'/' && b.get(i + 1) == Some(&b'/') {
-            let start = i;
-            while i < b.len() && b[i] != b'\n' {
-                i += 1;
-            }
-            if !blank(start, i, &mut out) {
-                return None;
-            }
-            continue;
-        }
-        if c == b'/' && b.get(i + 1) == Some(&b'*') {
-            let start = i;
-            i += 2;
-            while i + 1 < b.len() && !(b[i] == b'*' && b[i + 1] == b'/') {
-                i += 1;
-            }
-            i += 2;
-            if !blank(start, i, &mut out) {
-                return None;
-            }
-            continue;
-        }
-        if c == b'"' || c == b'\'' {
-            if c == b'"' && src[i..].starts_with("\"\"\"") {
-                i += 3;
-                while i < b.len() && !src[i..].starts_with("\"\"\"") {
-                    i += if b[i] == b'\\' { 2 } else { 1 };
+        match skipped(src, i) {
+            Some((end, Skipped::Comment)) => {
+                if !blank(i, end, &mut out) {
+                    return None;
                 }
-                i += 3;
-            } else {
-                i += 1;
-                while i < b.len() && b[i] != c && b[i] != b'\n' {
-                    i += if b[i] == b'\\' { 2 } else { 1 };
-                }
-                i += 1;
+                i = end;
             }
-            continue;
+            Some((end, Skipped::Literal)) => i = end,
+            None => i += 1,
         }
-        i += 1;
     }
     // Whole characters were blanked: the bytes are still UTF-8.
     String::from_utf8(out).ok()
