@@ -1,7 +1,8 @@
 //! Mutation operators aimed at known deduplication hazards (issue 8): fields written through
 //! `Class.f` / `this.f` while a local of the same name is in scope, thrown exceptions whose
 //! arguments and causes vary, boxed values and strings that are equal but not identical, and
-//! constants or variables replaced by calls to methods of the class (which a test may override).
+//! constants or variables replaced by calls to methods of the class (which a test may override),
+//! and comments in the patch (blanked by the weave).
 
 use super::spot::{is_integral, is_numeric, Member, Mutant, Spot};
 
@@ -276,6 +277,30 @@ fn calls(s: &Spot, out: &mut Vec<Mutant>) {
     }
 }
 
+/// Comments in the patch (which weaving blanks in place: a `//` comment must not swallow what
+/// the weave writes after the statement): the statement with a trailing line comment, with a
+/// block comment before it, with a line comment inside its first brace, and deleted leaving a
+/// line comment.
+fn comments(s: &Spot, out: &mut Vec<Mutant>) {
+    let orig = s.orig();
+    let mut push = |text: String| {
+        out.push(Mutant {
+            text,
+            op: "comment",
+        })
+    };
+    push(format!("{orig} // kept as it was"));
+    push(format!("/* the same, \"quoted\" */ {orig}"));
+    if let Some(brace) = orig.find('{') {
+        push(format!(
+            "{}\n// a note inside */ {}",
+            &orig[..=brace],
+            &orig[brace + 1..]
+        ));
+    }
+    push("// removed".into());
+}
+
 /// Every mutant of the hazard operators, in a deterministic order.
 pub fn hazards(s: &Spot) -> Vec<Mutant> {
     let mut out = Vec::new();
@@ -283,5 +308,6 @@ pub fn hazards(s: &Spot) -> Vec<Mutant> {
     throws(s, &mut out);
     identity(s, &mut out);
     calls(s, &mut out);
+    comments(s, &mut out);
     out
 }
