@@ -200,3 +200,78 @@ fn manifests_differing_in_line_ends_or_the_final_newline_get_plains_verdicts() {
         assert!(note.contains("CRLF"), "{flags:?}: {}", r[0].extra);
     }
 }
+
+/// `FetchTest` (testdata/ownclock) reads from a local server with a 1 s socket read timeout of its
+/// own. Unloaded, the patch whose backoff is 3 s fails it by `SocketTimeoutException` twice, the
+/// unpatched program passes it then, and the failure stands. With the fixture's load file present
+/// the server answers too late whatever the patch, the unpatched program fails the test as well,
+/// and the failures are the machine's (`extra.slow`), not the patches': the plausible patches
+/// stay plausible, and the 3 s patch, which only that test told apart, passes. The default
+/// technique, `--no-dedup` and plain decide alike.
+#[test]
+fn failures_by_the_tests_own_clock_are_checked_against_the_unpatched_program() {
+    let (tmp, project) = fixture("ownclock");
+    let work = project.parent().unwrap().join("work");
+    let load = tmp.path().join("load");
+    let env = [("OWNCLOCK_LOAD", load.to_str().unwrap())];
+    let ok = |args: &[&str]| {
+        let out = patchval_env(args, &env);
+        assert!(
+            out.status.success(),
+            "{args:?}:\n{}\n{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    let (p, w) = (project.to_str().unwrap(), work.to_str().unwrap());
+    ok(&["init", "--project", p, "--work-dir", w]);
+    let set = project.join("patches/backoff_cap.json");
+    let run = |flags: &[&str]| -> ResultLine {
+        let _ = std::fs::remove_file(work.join("result.jsonl"));
+        let mut args = vec!["run", "-w", w, "-j", "2"];
+        args.extend_from_slice(flags);
+        args.push(set.to_str().unwrap());
+        ok(&args);
+        results(&work).pop().expect("a result line")
+    };
+    let slow = |r: &ResultLine| -> Vec<String> {
+        r.extra["slow"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|s| s.as_str().map(str::to_string))
+            .collect()
+    };
+    let techniques: [&[&str]; 3] = [&[], &["--no-dedup"], &["--technique", "plain"]];
+    for flags in techniques {
+        let r = run(flags);
+        assert_eq!(r.succlist, "ssFFFFC", "{flags:?}: {}", r.extra);
+        let details = latest_details(&work);
+        let three_seconds = details.iter().find(|d| d["patch"] == 2).unwrap();
+        assert_eq!(
+            three_seconds["test"], "org.example.clock.FetchTest#answersWithinTheReadTimeout",
+            "{flags:?}: {three_seconds}"
+        );
+        assert!(
+            three_seconds["detail"]
+                .as_str()
+                .unwrap_or_default()
+                .contains("SocketTimeoutException"),
+            "{flags:?}: {three_seconds}"
+        );
+        assert!(slow(&r).is_empty(), "{flags:?}: {:?}", slow(&r));
+    }
+    std::fs::write(&load, "").unwrap();
+    for flags in techniques {
+        let r = run(flags);
+        assert_eq!(r.succlist, "sssFFFC", "{flags:?} under load: {}", r.extra);
+        let notes = slow(&r);
+        assert!(
+            notes.iter().any(|n| n.starts_with(
+                "org.example.clock.FetchTest#answersWithinTheReadTimeout: failed by its own clock \
+                 (java.net.SocketTimeoutException: Read timed out"
+            ) && n.contains("and so did the unpatched program")),
+            "{flags:?}: {notes:?}"
+        );
+    }
+}

@@ -45,7 +45,8 @@ pub struct Extra {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub flaky: Vec<String>,
     /// Timeouts that did not repeat when the test ran again, alone, with a budget for the
-    /// machine's load at that moment: the machine's, not held against the patch.
+    /// machine's load at that moment, and failures by a test's own clock that the unpatched
+    /// program showed too (`rules::loaded_note`): the machine's, not held against the patch.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub slow: Vec<String>,
     /// Requests outside tree rounds stopped at their time limit (each restarted the worker).

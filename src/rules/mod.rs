@@ -1,6 +1,7 @@
 //! What a test's result means for a patch, written once for every technique: the verdict of a
 //! result, the failure of a JVM that died twice, and the notes a run records when a failure did
-//! not repeat (flaky) or a timeout did or did not repeat with a budget for the machine's load
+//! not repeat (flaky), a failure by the test's own clock that the unpatched program shared (the
+//! machine's load), or a timeout did or did not repeat with a budget for the machine's load
 //! (`load`). The schemata's scheduler (`schedule`) and plain validation (`technique::plain`)
 //! confirm failures and timeouts by these rules.
 
@@ -45,10 +46,76 @@ pub fn flaky_note(test: &str, first: &TestResult) -> String {
     note
 }
 
+/// Whether a failure is one the test's own wall clock decided (`protocol::wall_clock`): a socket's
+/// read timeout, a JUnit timeout. A load on the machine makes these whatever the patch, so one
+/// that repeats is checked against the unpatched program before it counts (both techniques; the
+/// plain technique's copy of this test is in PlainMain).
+pub fn own_timeout(result: &TestResult) -> bool {
+    use crate::protocol::wall_clock;
+    match result {
+        TestResult::Fail { exception, message } => {
+            wall_clock::EXCEPTIONS.split(' ').any(|e| e == exception)
+                || wall_clock::MESSAGES.split('|').any(|m| message.contains(m))
+        }
+        _ => false,
+    }
+}
+
+/// Logs and describes a failure by the test's own clock (`own_timeout`) that the unpatched
+/// program showed too, on every attempt: the machine's, not held against the patch (both
+/// techniques record these in `extra.slow`).
+pub fn loaded_note(test: &str, first: &TestResult) -> String {
+    let note = format!(
+        "{test}: failed by its own clock ({}), and so did the unpatched program, {} times: the machine's load, not the patch's",
+        first.describe(),
+        crate::protocol::wall_clock::ATTEMPTS
+    );
+    tracing::warn!("load: {note}");
+    note
+}
+
 /// The failure of a test whose JVM died during it twice, for the same patch (both techniques).
 pub fn crashed_twice(first: &str, again: &str) -> TestResult {
     TestResult::Fail {
         exception: "JVM exit".into(),
         message: format!("the JVM died during the test, twice ({first}; then {again})"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fail(exception: &str, message: &str) -> TestResult {
+        TestResult::Fail {
+            exception: exception.into(),
+            message: message.into(),
+        }
+    }
+
+    #[test]
+    fn failures_by_the_tests_own_clock_are_told_apart() {
+        assert!(own_timeout(&fail(
+            "java.net.SocketTimeoutException",
+            "Read timed out @ org.jsoup.helper.HttpConnection$Response.execute(HttpConnection.java:867)"
+        )));
+        assert!(own_timeout(&fail(
+            "org.junit.runners.model.TestTimedOutException",
+            "test timed out after 100 milliseconds"
+        )));
+        assert!(own_timeout(&fail(
+            "org.opentest4j.AssertionFailedError",
+            "slow ==> execution exceeded timeout of 10 ms by 52 ms"
+        )));
+        assert!(!own_timeout(&fail(
+            "java.lang.AssertionError",
+            "expected:<1> but was:<2>"
+        )));
+        assert!(!own_timeout(&fail(
+            "java.net.SocketException",
+            "Connection reset"
+        )));
+        assert!(!own_timeout(&TestResult::Timeout));
+        assert!(!own_timeout(&TestResult::Pass));
     }
 }

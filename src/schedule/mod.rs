@@ -142,9 +142,14 @@ type Decided = (Vec<usize>, TestResult, Duration);
 /// execution's other patches (a tree class) get rounds of their own, since a failure that only
 /// a tree round shows may come from the merge itself. Once a
 /// failure has repeated, an identical failure in another execution is taken as real without a
-/// rerun. A JVM crash is not rerun here: [`run_one`] already retried it.
+/// rerun. A failure by the test's own clock (`rules::own_timeout`: a socket's read timeout, a
+/// JUnit timeout) that repeated is checked against the unpatched program
+/// ([`rerun::check_own_timeout`]): it stands when the unpatched program passes the test now, is
+/// flaky when the patch passes on a later attempt, and is the machine's load (`extra.slow`, not
+/// held against the patch) when neither does; it is never taken as real without that check. A JVM crash is not rerun here: [`run_one`] already retried it.
 ///
-/// `classpath` is the overlay, then the unpatched program's class path.
+/// `classpath` is a round's (`WorkDir::test_classpath`): without its overlay, the unpatched
+/// program's.
 fn confirm_failures(
     worker: &mut Worker,
     classpath: &[String],
@@ -164,9 +169,9 @@ fn confirm_failures(
             continue;
         };
         if result == TestResult::Timeout {
-            let unpatched = classpath.get(1..).unwrap_or_default();
+            let unpatched = crate::workdir::without_overlay(classpath);
             let measured =
-                budget.get_or_insert_with(|| rerun::measure(worker, unpatched, test, telemetry));
+                budget.get_or_insert_with(|| rerun::measure(worker, &unpatched, test, telemetry));
             let b = match measured {
                 Ok(b) => *b,
                 Err(why) => {
@@ -219,13 +224,35 @@ fn confirm_failures(
             continue;
         }
         telemetry.rounds += 1;
-        let (again, took_again) =
+        let (mut again, mut took_again) =
             run_one(worker, classpath, test, selector(phase, first), telemetry);
+        let own_timeout = crate::rules::own_timeout(&result) && crate::rules::own_timeout(&again);
+        // A failure by the test's own clock that the unpatched program shares is the load's.
+        let mut loaded = false;
+        if own_timeout {
+            let selected = selector(phase, first);
+            match rerun::check_own_timeout(worker, classpath, test, selected, telemetry) {
+                rerun::OwnTimeout::Stands => {}
+                rerun::OwnTimeout::Passed(r, took) => (again, took_again) = (r, took),
+                rerun::OwnTimeout::Load => {
+                    loaded = true;
+                    again = TestResult::Pass;
+                }
+            }
+        }
         if again.passed() {
-            let note = crate::rules::flaky_note(&test.id.to_string(), &result);
-            telemetry
-                .flaky
-                .push(format!("{note} (patch {first} of {patches:?})"));
+            let id = test.id.to_string();
+            if loaded {
+                let note = crate::rules::loaded_note(&id, &result);
+                telemetry
+                    .slow
+                    .push(format!("{note} (patch {first} of {patches:?})"));
+            } else {
+                let note = crate::rules::flaky_note(&id, &result);
+                telemetry
+                    .flaky
+                    .push(format!("{note} (patch {first} of {patches:?})"));
+            }
             confirmed.push((vec![first], again, took_again));
             // A failure of a tree round that does not repeat for the representative alone is as
             // much evidence against the merge (capturing the others changed something) as of a
@@ -236,7 +263,11 @@ fn confirm_failures(
                 todo.push_back((vec![p], r, took));
             }
         } else {
-            repeated.push(result.clone());
+            // The load that made a failure by the test's own clock can pass: each such failure
+            // is checked for itself.
+            if !own_timeout {
+                repeated.push(result.clone());
+            }
             confirmed.push((patches, result, took));
         }
     }
@@ -354,8 +385,8 @@ fn run_tree(
 /// Runs the ordered tests against `patches` (tests outer, patches inner), each patch until its
 /// first failing test (every test with `mode.matrix`). Patches in `tree` share rounds through
 /// the state-transition tree; the rest, and any a tree could not decide, get one round each.
-/// `classpath` is the overlay, then the unpatched program's class path
-/// (`WorkDir::test_classpath`); timeouts are confirmed on it. Each outcome lists its runs.
+/// `classpath` is a round's (`WorkDir::test_classpath`); timeouts are confirmed on it, and on it
+/// without the overlay (the unpatched program). Each outcome lists its runs.
 pub fn execute(
     worker: &mut Worker,
     classpath: &[String],

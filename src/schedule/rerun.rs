@@ -2,7 +2,8 @@
 //! of the worker (it died, broke the protocol, a native panicked) is retried once in the fresh
 //! worker: only a death that repeats for the same patch is the patch's `F`, any other repeated
 //! fault is `E` with the reason. A timeout is confirmed by running the test again with a budget
-//! for the machine's current load ([`super::load`]).
+//! for the machine's current load ([`super::load`]). A failure by the test's own clock that
+//! repeated is checked against the unpatched program ([`check_own_timeout`]).
 
 use super::Telemetry;
 use crate::model::TestResult;
@@ -118,6 +119,52 @@ pub fn run_test(
     };
     telemetry.faults.push(format!("{who}: {first}; {then}"));
     result
+}
+
+/// What the check of a repeated failure by the test's own clock found ([`check_own_timeout`]).
+#[derive(Debug, Clone, PartialEq)]
+pub enum OwnTimeout {
+    /// The unpatched program passed the test now: the failure is the patch's.
+    Stands,
+    /// The patch passed the test on a later attempt: flaky, as a failure that did not repeat.
+    Passed(TestResult, Duration),
+    /// Neither passed on any attempt: the machine's load, not held against the patch.
+    Load,
+}
+
+/// Checks a failure by the test's own clock ([`crate::rules::own_timeout`]) that repeated for
+/// `patch`: up to `protocol::wall_clock::ATTEMPTS` times, the unpatched program runs the test
+/// (`classpath` without the overlay), then the patch again. The patch's pass makes the failure
+/// flaky; else the unpatched program's pass lets it stand. The plain technique's PlainMain
+/// decides the same way.
+pub fn check_own_timeout(
+    worker: &mut Worker,
+    classpath: &[String],
+    test: &TestRecord,
+    patch: i32,
+    telemetry: &mut Telemetry,
+) -> OwnTimeout {
+    let unpatched = crate::workdir::without_overlay(classpath);
+    let timeout = Duration::from_millis(test.timeout_ms);
+    for _ in 0..crate::protocol::wall_clock::ATTEMPTS {
+        telemetry.rounds += 2;
+        let before = run_test(worker, &unpatched, test, select::NONE, timeout, telemetry);
+        let t = std::time::Instant::now();
+        let again = run_test(worker, classpath, test, patch, timeout, telemetry);
+        tracing::debug!(
+            "{}: own clock: the unpatched program {}, the patch {}",
+            test.id,
+            before.describe(),
+            again.describe()
+        );
+        if again.passed() {
+            return OwnTimeout::Passed(again, t.elapsed());
+        }
+        if before.passed() {
+            return OwnTimeout::Stands;
+        }
+    }
+    OwnTimeout::Load
 }
 
 /// The unpatched program ran past its allowance too: the machine is too slow to tell a timeout

@@ -11,7 +11,7 @@ use crate::project::javac;
 use crate::protocol::{class, line, plain};
 use crate::rules::clock::{Limit, TestThread};
 use crate::rules::load::{confirmed_note, contention, slow_note, Budget};
-use crate::rules::{crashed_twice, flaky_note};
+use crate::rules::{crashed_twice, flaky_note, loaded_note};
 use crate::toolchain::{default_jvm_options, join_path};
 use std::io::{BufRead, BufReader};
 use std::os::unix::process::CommandExt;
@@ -324,7 +324,9 @@ fn index_of(ctx: &RunContext, id: &str) -> Option<usize> {
 /// One fresh JVM (`patchval.agent.PlainMain`) running the ordered tests from `from` on, one
 /// timeout per test. With `confirm`, test `from` first runs on the unpatched program and then gets
 /// the budget of a timeout's confirmation. A failure of a test that passed on the unpatched
-/// program is confirmed inside by one more run (marked `+`), as in the schemata.
+/// program is confirmed inside by one more run (marked `+`), as in the schemata, and one by the
+/// test's own clock that repeated is checked against the unpatched program (`LOADED` when it
+/// failed too: the machine's load, not held against the patch).
 fn run_from(
     ctx: &RunContext,
     worker_id: usize,
@@ -344,9 +346,10 @@ fn run_from(
         .arg("-cp")
         .arg(&jvm_cp)
         .arg(class::PLAIN_MAIN);
+    cmd.arg(plain::UNPATCHED_OPTION)
+        .arg(ctx.wd.test_classpath(state, None).join(":"));
     if confirm {
-        cmd.arg(plain::WARM_OPTION)
-            .arg(ctx.wd.test_classpath(state, None).join(":"));
+        cmd.arg(plain::WARM_OPTION);
     }
     cmd.arg(&test_cp)
         .args(ctx.tests[from..].iter().map(|t| {
@@ -385,6 +388,11 @@ fn run_from(
         let _ = child.wait();
     };
     let index = |id: &str| index_of(ctx, id);
+    // A `result` line's fields after the tag's own (the split kept them in its last field).
+    let rejoin = |first: &str, rest: Option<&str>| match rest {
+        Some(more) => crate::protocol::join(&[first, more]),
+        None => first.to_string(),
+    };
     let mut current: Option<usize> = None;
     // When the current test started, and how long its last run took by PlainMain's own measure.
     let mut started = Instant::now();
@@ -442,18 +450,17 @@ fn run_from(
                         took = micros.parse().ok().map(Duration::from_micros);
                     }
                     (Some(plain::FLAKY), Some(id), Some(first), rest) => {
-                        let first = match rest {
-                            Some(more) => crate::protocol::join(&[first, more]),
-                            None => first.to_string(),
-                        };
+                        let first = rejoin(first, rest);
                         let note = flaky_note(id, &TestResult::parse_agent_line(&first));
                         run.flaky.push(note);
                     }
+                    (Some(plain::LOADED), Some(id), Some(first), rest) => {
+                        let first = rejoin(first, rest);
+                        let note = loaded_note(id, &TestResult::parse_agent_line(&first));
+                        run.slow.push(note);
+                    }
                     (Some(plain::RESULT), Some(id), Some(result), rest) => {
-                        let result = match rest {
-                            Some(more) => crate::protocol::join(&[result, more]),
-                            None => result.to_string(),
-                        };
+                        let result = rejoin(result, rest);
                         let r = TestResult::parse_agent_line(&result);
                         let failed = (!r.passed()).then(|| r.describe());
                         let elapsed = took.take().unwrap_or_else(|| started.elapsed());

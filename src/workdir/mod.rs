@@ -35,6 +35,19 @@ pub enum WorkDirError {
     },
 }
 
+/// Where [`WorkDir::test_classpath`] puts the overlay, when there is one.
+pub const OVERLAY_AT: usize = 1;
+
+/// The unpatched program's class path from a test round's (`test_classpath` with an overlay):
+/// the same without the overlay.
+pub fn without_overlay(classpath: &[String]) -> Vec<String> {
+    let mut unpatched = classpath.to_vec();
+    if unpatched.len() > OVERLAY_AT {
+        unpatched.remove(OVERLAY_AT);
+    }
+    unpatched
+}
+
 /// Per-test timeout for validation: 5 s + 1.5 × the baseline time (as in the paper).
 pub fn timeout_for(millis: f64) -> u64 {
     5000 + (1.5 * millis).ceil() as u64
@@ -235,7 +248,8 @@ impl WorkDir {
     }
 
     /// Class path of a test round, in surefire's order: the test classes, then the overlay (the
-    /// patched classes, before the ones they replace), the project's classes and dependencies.
+    /// patched classes, before the ones they replace; at [`OVERLAY_AT`]), the project's classes
+    /// and dependencies.
     pub fn test_classpath(&self, state: &State, overlay: Option<&Path>) -> Vec<String> {
         std::iter::once(self.test_classes())
             .chain(overlay.map(Path::to_path_buf))

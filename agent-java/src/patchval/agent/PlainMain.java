@@ -11,12 +11,17 @@ public final class PlainMain {
 
     /**
      * Arguments (their marks and the lines printed are Protocol.Plain's): optionally
-     * {@code --warm} and the unpatched program's test class path, then the
+     * {@code --unpatched} and the unpatched program's test class path, then optionally
+     * {@code --warm}, then the
      * test class path (entries separated by the path separator), then test ids
      * {@code Class#method}, each prefixed with {@code +} when it passed on the unpatched program.
      * Prints START/TOOK/RESULT lines (TOOK: the test's last run, in microseconds), then DONE if
      * all passed. A {@code +} test that fails is run once
      * more: when it passes then, it is flaky ({@code FLAKY id first-result}) and does not count.
+     * When it failed both times by its own clock (Protocol.WallClock) it is checked against the
+     * unpatched program as the schemata check it (src/schedule/rerun.rs): flaky at the patch's pass,
+     * standing at the unpatched program's, and the machine's load ({@code LOADED id first-result},
+     * not counted) when neither passes.
      * With {@code --warm}, the first test runs once on the unpatched program before anything else
      * ({@code WARM id}, then {@code WARMED id micros result}): the parent confirms a timeout of that
      * test this way, in a JVM warmed for it, with a budget from how long that run took.
@@ -29,14 +34,18 @@ public final class PlainMain {
         ExitGuard.install();
         announceThread(protocol);
         String[] unpatched = null;
-        if (argv.length > 1 && argv[0].equals(Protocol.Plain.WARM_OPTION)) {
+        if (argv.length > 1 && argv[0].equals(Protocol.Plain.UNPATCHED_OPTION)) {
             unpatched = argv[1].split(java.io.File.pathSeparator);
             argv = java.util.Arrays.copyOfRange(argv, 2, argv.length);
+        }
+        boolean warm = argv.length > 0 && argv[0].equals(Protocol.Plain.WARM_OPTION);
+        if (warm) {
+            argv = java.util.Arrays.copyOfRange(argv, 1, argv.length);
         }
         String[] classpath = argv[0].split(java.io.File.pathSeparator);
         String[] args = java.util.Arrays.copyOfRange(argv, 1, argv.length);
         warmUpJupiter(classpath, args);
-        if (unpatched != null && args.length > 0) {
+        if (warm && unpatched != null && args.length > 0) {
             String id = idOf(args[0]);
             int hash = id.indexOf(Protocol.TestId.SEPARATOR);
             protocol.println(Util.line(Protocol.Plain.WARM, id));
@@ -68,6 +77,8 @@ public final class PlainMain {
                 if (passed(again)) {
                     protocol.println(Util.line(Protocol.Plain.FLAKY, id, result));
                     result = again;
+                } else if (unpatched != null && ownTimeout(result) && ownTimeout(again)) {
+                    result = checkOwnTimeout(protocol, unpatched, classpath, id, result);
                 }
             }
             protocol.println(Util.line(Protocol.Plain.TOOK, id, (System.nanoTime() - t) / 1000));
@@ -94,6 +105,49 @@ public final class PlainMain {
         } catch (java.io.IOException | UnsupportedOperationException | SecurityException e) {
             // the parent counts wall time then
         }
+    }
+
+    /**
+     * Whether a FAIL result line is a failure by the test's own clock (Protocol.WallClock; the Rust
+     * side's copy is rules::own_timeout).
+     */
+    static boolean ownTimeout(String result) {
+        String[] f = result.split(String.valueOf(Protocol.Line.SEPARATOR), -1);
+        if (f.length < 3 || !f[0].equals(Protocol.Result.FAIL)) return false;
+        for (String e : Protocol.WallClock.EXCEPTIONS.split(" ")) {
+            if (f[1].equals(e)) return true;
+        }
+        for (String m : Protocol.WallClock.MESSAGES.split("\\|")) {
+            if (f[2].contains(m)) return true;
+        }
+        return false;
+    }
+
+    /**
+     * A confirmed test failed twice by its own clock: up to Protocol.WallClock.ATTEMPTS times the
+     * unpatched program runs it, then the patch: the patch's pass makes the failure flaky, else the
+     * unpatched program's lets it stand. Returns the result that counts; LOADED and a pass when
+     * neither passed.
+     */
+    private static String checkOwnTimeout(PrintStream protocol, String[] unpatched, String[] classpath, String id, String first) {
+        int hash = id.indexOf(Protocol.TestId.SEPARATOR);
+        String cls = id.substring(0, hash);
+        String method = id.substring(hash + 1);
+        for (int i = 0; i < Protocol.WallClock.ATTEMPTS; i++) {
+            protocol.println(Util.line(Protocol.Plain.START, id));
+            protocol.flush();
+            boolean unpatchedPassed = passed(TestRunner.runTest(unpatched, cls, method));
+            protocol.println(Util.line(Protocol.Plain.START, id));
+            protocol.flush();
+            String again = TestRunner.runTest(classpath, cls, method);
+            if (passed(again)) {
+                protocol.println(Util.line(Protocol.Plain.FLAKY, id, first));
+                return again;
+            }
+            if (unpatchedPassed) return first;
+        }
+        protocol.println(Util.line(Protocol.Plain.LOADED, id, first));
+        return Protocol.Result.PASS;
     }
 
     /** The test id of an argument, without its {@link Protocol.Plain#CONFIRM} mark. */
