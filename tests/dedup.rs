@@ -89,6 +89,28 @@ fn rounds_equal_known_classes() {
         r.extra["classes"].as_u64().unwrap(),
         tree_tests - 1 + groups.len() as u64
     );
+    // The classes are exported: each patch's run of the test in details.jsonl names its class's
+    // first patch (`alike`); grouped by it, they are the known classes.
+    let mut exported: std::collections::BTreeMap<u64, Vec<usize>> = Default::default();
+    for d in latest_details(&work) {
+        let patch = d["patch"].as_u64().unwrap();
+        let run = d["runs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|run| run["test"] == test)
+            .unwrap_or_else(|| panic!("patch {patch} did not run {test}: {d}"));
+        let first = run["alike"].as_u64().unwrap_or(patch);
+        exported.entry(first).or_default().push(patch as usize);
+    }
+    let mut exported: Vec<Vec<usize>> = exported.into_values().collect();
+    let mut known = groups.clone();
+    for g in exported.iter_mut().chain(known.iter_mut()) {
+        g.sort();
+    }
+    exported.sort();
+    known.sort();
+    assert_eq!(exported, known, "exported classes of {test}");
     // Patches of one class share a verdict.
     let verdicts: Vec<char> = r.succlist.chars().collect();
     for g in &groups {

@@ -244,6 +244,11 @@ pub struct TestRun {
     /// How the test ended when the patch did not pass it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub failed: Option<String>,
+    /// When the execution decided a class of patches (`shared` > 1): the class's first patch, the
+    /// same in every patch's run of it. Patches with the same `test` and `alike` behaved alike on
+    /// that test (the exported equivalence classes); absent for a patch decided alone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub alike: Option<usize>,
 }
 
 fn one() -> usize {
@@ -267,7 +272,14 @@ impl TestRun {
             ms: (elapsed.as_secs_f64() * 1e6).round() / 1e3,
             shared,
             failed,
+            alike: None,
         }
+    }
+
+    /// The run of a class of patches whose first is `first` ([`TestRun::alike`]).
+    pub fn alike(mut self, first: usize) -> TestRun {
+        self.alike = Some(first);
+        self
     }
 }
 

@@ -434,12 +434,15 @@ pub fn execute(
         let results = confirm_failures(worker, classpath, test, phase, results, &mut telemetry);
         for (decided, result, took) in results {
             let failed = crate::rules::failure(&result, test, phase);
-            let run = TestRun::new(
+            let mut run = TestRun::new(
                 test.id.to_string(),
                 took,
                 decided.len(),
                 failed.as_ref().and_then(|o| o.detail.clone()),
             );
+            if decided.len() > 1 {
+                run = run.alike(decided.iter().copied().min().unwrap_or_default());
+            }
             for p in decided {
                 runs.entry(p).or_default().push(run.clone());
                 if let Some(outcome) = &failed {
