@@ -144,9 +144,10 @@ type Decided = (Vec<usize>, TestResult, Duration);
 /// failure has repeated, an identical failure in another execution is taken as real without a
 /// rerun. A failure by the test's own clock (`rules::own_timeout`: a socket's read timeout, a
 /// JUnit timeout) that repeated is checked against the unpatched program
-/// ([`rerun::check_own_timeout`]): it stands when the unpatched program passes the test now, is
-/// flaky when the patch passes on a later attempt, and is the machine's load (`extra.slow`, not
-/// held against the patch) when neither does; it is never taken as real without that check. A JVM crash is not rerun here: [`run_one`] already retried it.
+/// ([`rerun::check_own_timeout`]): it is flaky when the patch passes on a later attempt, stands
+/// when the unpatched program passes in that attempt, and is the machine's load (`extra.slow`,
+/// not held against the patch) when neither does; it is never taken as real without that check.
+/// A JVM crash is not rerun here: [`run_one`] already retried it.
 ///
 /// `classpath` is a round's (`WorkDir::test_classpath`): without its overlay, the unpatched
 /// program's.
