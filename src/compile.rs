@@ -168,24 +168,43 @@ pub struct Schemata {
     pub millis: f64,
     /// The stub had to end abruptly (docs/weaving.md, compile rounds).
     pub terminal_stub: bool,
+    /// The patches whose weave was too large for one compile ([`too_large`]): none of them is
+    /// decided; the caller compiles them again in smaller
+    /// groups. Empty when the weave had a single patch (that one goes to `fallback`).
+    pub too_large: Vec<usize>,
 }
 
-/// Weaves and compiles until the schemata compile cleanly (normally one or two javac calls).
+/// javac's messages (`Locale.ROOT`) for a class file past one of the JVM's limits: a method's
+/// code over 64 KB (the stub's switch and its `try` grow with every patch), a class's constant
+/// pool over 65,535 entries, a method's locals or operand stack over 65,535 slots.
+pub const JVM_LIMITS: [&str; 4] = [
+    "code too large",
+    "too many constants",
+    "too many local variables",
+    "code requires too much stack",
+];
+
+/// Whether a javac message says the weave is too large for one compile: the class file would be
+/// past one of the JVM's limits ([`JVM_LIMITS`]), or javac ran out of the worker's heap on it.
+pub fn too_large(message: &str) -> bool {
+    JVM_LIMITS.iter().any(|m| message.contains(m)) || message.contains("java.lang.OutOfMemoryError")
+}
+
+/// Weaves the patches `include` of `plan` and compiles until the schemata compile cleanly
+/// (normally one or two javac calls). A weave past the JVM's limits ends it with the patches
+/// still included in [`Schemata::too_large`]. `terminal` starts with the stub that ends
+/// abruptly (an earlier group of the set needed it).
 pub fn compile_schemata(
     worker: &mut Worker,
     setup: &CompileSetup,
     plan: &Plan,
+    mut include: Vec<usize>,
+    terminal: bool,
 ) -> Result<Schemata, PoolError> {
     let started = Instant::now();
     let mut out = Schemata::default();
-    for (i, why) in plan.excluded.iter().enumerate() {
-        if let Some(why) = why {
-            out.fallback.insert(i, why.clone());
-        }
-    }
-    let mut include = plan.weavable();
     let mut with_context = true;
-    let mut terminal = plan.site.ends_method;
+    let mut terminal = terminal || plan.site.ends_method;
     while !include.is_empty() {
         let woven = match plan.weave(&include, with_context, terminal, 0) {
             Ok(w) => w,
@@ -229,6 +248,10 @@ pub fn compile_schemata(
             // Every remaining patch was judged by its context copy: recompile without them.
             with_context = false;
             continue;
+        }
+        if include.len() > 1 && outside.iter().any(|d| too_large(&d.message)) {
+            out.too_large = std::mem::take(&mut include);
+            break;
         }
         if !terminal && plan.site.last_in_block {
             terminal = true;

@@ -14,6 +14,10 @@ pub struct Extra {
     pub total_ms: f64,
     /// javac calls on the schemata (1 when every patch compiles, 2 when some do not).
     pub javac_invocations: u32,
+    /// Woven files the set's patches were compiled in: more than 1 when the set was split so
+    /// that no generated method or class comes near the JVM's limits (`compile::JVM_LIMITS`).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub schemata_groups: u64,
     /// javac calls for patches validated one by one.
     pub fallback_compiles: u32,
     /// JVM starts of the worker that validated this set, since the run began (1 = never restarted).

@@ -11,6 +11,7 @@ use crate::model::{Extra, Outcome, PatchSet, Phase, SetResult, Verdict};
 use crate::pool::Worker;
 use crate::schedule::share::{Executed, HelpError, Job};
 use crate::weave;
+use std::collections::VecDeque;
 use std::path::Path;
 use std::time::Instant;
 
@@ -172,7 +173,20 @@ fn guarded_name(
 const TIMED_OUT_WOVEN: &str =
     "timed out in the schemata: decided again with the plainly patched file, without the stub";
 
-/// Compiles the schemata and runs the tests of every woven patch.
+/// Patches woven into one file at most. A weave's stub holds a `switch` case per patch and its
+/// class a method per patch: past a few thousand patches the stub's method is over the JVM's
+/// 64 KB of code (javac: "code too large for try statement") or the class over its 65,535
+/// constants. Groups this size stay well below both for the statements seen so far; a group that
+/// is not is halved (`compile::too_large`), and so are the groups after it.
+pub const GROUP: usize = 1000;
+
+/// Woven text a group's first compile holds at most, in bytes (each patch's context copy of the
+/// enclosing method and its statement twice): a long method's copies, a thousand of them, would
+/// hold javac's heap for nothing, the compile being linear in the patches anyway.
+pub const GROUP_TEXT: usize = 4 << 20;
+
+/// Compiles the schemata and runs the tests of every woven patch, in groups of at most
+/// [`GROUP`] patches, each its own woven file, compile and test runs.
 fn woven(
     v: &mut SetValidation,
     ctx: &RunContext,
@@ -181,21 +195,94 @@ fn woven(
     set: &PatchSet,
     plan: &weave::Plan,
 ) {
-    let setup = ctx.setup(worker_id, "schemata", set);
-    crate::progress::phase("compiling the schemata");
-    let s = match compile_schemata(worker, &setup, plan) {
-        Ok(s) => s,
-        Err(e) => {
-            let why = format!("compiling the schemata: {e}");
-            v.extra.fallback_reasons.push(why.clone());
-            v.fallback
-                .extend((0..set.patches.len()).map(|i| (i, why.clone())));
-            return;
+    for (i, why) in plan.excluded.iter().enumerate() {
+        if let Some(why) = why {
+            v.fallback.push((i, why.clone()));
         }
-    };
-    v.extra.javac_invocations = s.javac_invocations;
-    v.extra.compile_ms += s.millis;
-    v.extra.terminal_stub = s.terminal_stub;
+    }
+    let setup = ctx.setup(worker_id, "schemata", set);
+    let weight = |i: usize| plan.site.method.len() + 2 * plan.statement(i).len();
+    let mut size = GROUP;
+    let mut groups = chunks(&plan.weavable(), size, weight);
+    let mut terminal = false;
+    while let Some(group) = groups.pop_front() {
+        crate::progress::phase(&format!("compiling the schemata ({} patches)", group.len()));
+        let s = match compile_schemata(worker, &setup, plan, group.clone(), terminal) {
+            Ok(s) => s,
+            Err(e) => {
+                let why = format!("compiling the schemata: {e}");
+                v.extra.fallback_reasons.push(why.clone());
+                v.fallback.extend(
+                    std::iter::once(group)
+                        .chain(groups.drain(..))
+                        .flatten()
+                        .map(|i| (i, why.clone())),
+                );
+                return;
+            }
+        };
+        v.extra.javac_invocations += s.javac_invocations;
+        v.extra.compile_ms += s.millis;
+        terminal = s.terminal_stub;
+        v.extra.terminal_stub |= s.terminal_stub;
+        if !s.too_large.is_empty() {
+            // Past a limit: this group and every later one again, in groups half this size.
+            size = s.too_large.len().div_ceil(2);
+            tracing::debug!(
+                "{} woven patches are past the JVM's limits: groups of {size}",
+                s.too_large.len()
+            );
+            let rest: Vec<usize> = s
+                .too_large
+                .iter()
+                .copied()
+                .chain(groups.drain(..).flatten())
+                .collect();
+            groups = chunks(&rest, size, weight);
+        }
+        run_group(v, ctx, worker, set, plan, &setup, s);
+    }
+}
+
+/// `patches` in consecutive groups of at most `size` patches (of sizes as equal as they can be)
+/// and at most [`GROUP_TEXT`] bytes by `weight` (a patch over it alone); no group is empty.
+fn chunks(patches: &[usize], size: usize, weight: impl Fn(usize) -> usize) -> VecDeque<Vec<usize>> {
+    let n = patches.len().div_ceil(size.max(1)).max(1);
+    let (per, extra) = (patches.len() / n, patches.len() % n);
+    let mut groups = VecDeque::new();
+    let mut start = 0;
+    for k in 0..n {
+        let chunk = &patches[start..start + per + usize::from(k < extra)];
+        start += chunk.len();
+        if chunk.is_empty() {
+            continue;
+        }
+        let mut group: Vec<usize> = Vec::new();
+        let mut text = 0;
+        for &i in chunk {
+            if !group.is_empty() && text + weight(i) > GROUP_TEXT {
+                groups.push_back(std::mem::take(&mut group));
+                text = 0;
+            }
+            text += weight(i);
+            group.push(i);
+        }
+        groups.push_back(group);
+    }
+    groups
+}
+
+/// The outcomes of one compiled group: its compile errors, its patches to validate one by one,
+/// and the tests of its woven patches run.
+fn run_group(
+    v: &mut SetValidation,
+    ctx: &RunContext,
+    worker: &mut Worker,
+    set: &PatchSet,
+    plan: &weave::Plan,
+    setup: &crate::compile::CompileSetup,
+    s: crate::compile::Schemata,
+) {
     for (i, msg) in &s.compile_errors {
         v.decide(
             *i,
@@ -205,14 +292,15 @@ fn woven(
     v.fallback
         .extend(s.fallback.iter().map(|(i, why)| (*i, why.clone())));
     let Some(woven) = &s.woven else { return };
-    v.extra.woven = woven.patches.len();
+    v.extra.schemata_groups += 1;
+    v.extra.woven += woven.patches.len();
     let tree: Vec<usize> = woven
         .patches
         .iter()
         .copied()
         .filter(|&i| plan.tree[i].is_ok())
         .collect();
-    v.extra.tree_patches = tree.len();
+    v.extra.tree_patches += tree.len();
     for &i in &woven.patches {
         if let Err(why) = &plan.tree[i] {
             *v.extra
@@ -246,4 +334,25 @@ fn woven(
         v.decide(i, o);
     }
     v.extra.run_ms += t.elapsed().as_secs_f64() * 1000.0;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn groups_are_even_and_within_the_text_budget() {
+        let all: Vec<usize> = (0..2500).collect();
+        let sizes = |g: &VecDeque<Vec<usize>>| g.iter().map(Vec::len).collect::<Vec<_>>();
+        assert_eq!(sizes(&chunks(&all, GROUP, |_| 100)), [834, 833, 833]);
+        assert_eq!(sizes(&chunks(&all[..10], GROUP, |_| 100)), [10]);
+        assert_eq!(sizes(&chunks(&all[..9], 4, |_| 100)), [3, 3, 3]);
+        // A long enclosing method: its context copies fill the budget before GROUP patches.
+        let g = chunks(&all[..1000], GROUP, |_| GROUP_TEXT / 300);
+        assert_eq!(sizes(&g), [300, 300, 300, 100]);
+        assert_eq!(g.iter().flatten().copied().collect::<Vec<_>>(), all[..1000]);
+        // One patch over the budget is still a group of its own.
+        assert_eq!(sizes(&chunks(&all[..2], GROUP, |_| GROUP_TEXT + 1)), [1, 1]);
+        assert!(chunks(&[], GROUP, |_| 1).is_empty());
+    }
 }
