@@ -83,6 +83,18 @@ fn selection_fixture_default_equals_no_dedup_equals_plain_equals_expected() {
     let line = line_of("rates_static_init.json");
     assert_eq!(line["extra"]["hoisted"], "static block", "{line}");
     assert_eq!(line["extra"]["fallback"], 0, "{line}");
+    // The instance block's loop, in an instance method of its own: woven but for the patch that
+    // reads the blank final `limit` and the one that returns, which an initialiser judges
+    // otherwise than a method.
+    let line = line_of("ledger_block.json");
+    assert_eq!(line["extra"]["hoisted"], "instance block", "{line}");
+    assert_eq!(line["extra"]["fallback"], 2, "{line}");
+    assert_eq!(line["extra"]["woven"], 9, "{line}");
+    assert_eq!(
+        line["extra"]["fallback_reasons"].as_array().map(Vec::len),
+        Some(2),
+        "{line}"
+    );
 }
 
 /// Returns the fixture's temporary directory and the work dir in it.

@@ -110,22 +110,25 @@ fn plan(set: &PatchSet, extra: &mut Extra) -> Result<weave::Plan, weave::scope::
             }
             _ => (range, set.patches.iter().cloned().map(Some).collect()),
         };
-    // A local declaration is split in place; an instance field's initialiser or a static
-    // block moves into a method of its own (`weave::hoist`), woven for the patches that name
-    // no guarded field (and, in a static block, cannot end it abruptly).
+    // A local declaration is split in place; a field's initialiser or a statement of an
+    // initialiser block moves into a method of its own (`weave::hoist`), woven for the patches
+    // that name no guarded field (and, in a block, cannot end it abruptly).
     let (split_src, range, hoisted) = match split::split_declaration(&src, range.clone()) {
         Some((s, r)) => (s, r, None),
         None => match weave::hoist::field(&src, range.clone())
-            .or_else(|| weave::hoist::static_block(&src, range))
+            .or_else(|| weave::hoist::block(&src, range))
         {
             Some(h) => (h.src, h.range, Some((h.what, h.guarded))),
             None => return Err(why),
         },
     };
     let guarded = hoisted.as_ref().map(|(_, g)| g);
-    let in_static_block = hoisted
-        .as_ref()
-        .is_some_and(|(w, _)| *w == weave::hoist::Hoist::StaticBlock);
+    let in_block = hoisted.as_ref().is_some_and(|(w, _)| {
+        matches!(
+            w,
+            weave::hoist::Hoist::StaticBlock | weave::hoist::Hoist::Block
+        )
+    });
     let unpatched = split_src[range.clone()].to_string();
     let texts: Vec<String> = inner
         .iter()
@@ -140,11 +143,12 @@ fn plan(set: &PatchSet, extra: &mut Extra) -> Result<weave::Plan, weave::scope::
                 ),
                 Some(_) => guarded_name(patch, guarded)
                     .or_else(|| {
-                        in_static_block
+                        in_block
                             .then(|| weave::hoist::completes_as_in_a_method(patch))
                             .flatten()
                     })
-                    .or_else(|| split::unassignable(patch)),
+                    // A block's statement is no initialiser: `{ … }` there is a block.
+                    .or_else(|| (!in_block).then(|| split::unassignable(patch)).flatten()),
             };
         }
     }

@@ -3,7 +3,7 @@
 //! items = E;` → `List<T> items = __pv_init_items(); private List<T> __pv_init_items() { return
 //! E; }`, the lines kept) and a top-level statement of a class's static initialiser block
 //! (`static { S; B; }` → `static { __pv_static_N(); B; } private static void __pv_static_N() {
-//! S }`). Done only where a method judges every patch as the initialiser would
+//! S }`; an instance block's likewise, into an instance method). Done only where a method judges every patch as the initialiser would
 //! (docs/weaving.md): the names a patch must not mention for that are returned with the file.
 
 use super::text;
@@ -35,6 +35,8 @@ pub enum Hoist {
     StaticField,
     /// A top-level statement of a static initialiser block.
     StaticBlock,
+    /// A top-level statement of an instance initialiser block.
+    Block,
 }
 
 impl Hoist {
@@ -44,6 +46,7 @@ impl Hoist {
             Hoist::Field => "field",
             Hoist::StaticField => "static field",
             Hoist::StaticBlock => "static block",
+            Hoist::Block => "instance block",
         }
     }
 }
@@ -152,27 +155,37 @@ pub fn field(src: &str, range: Range<usize>) -> Option<Hoisted> {
     })
 }
 
-/// `None` unless `range` lies in a top-level statement `S` of a static initialiser block of a
-/// named class (not an enum or interface, whose static state the warm loader keeps), with no
-/// local or class declared before `S` in the block (a method would not see it) and `S` itself
-/// no declaration; `S` moves into a static method (`static { A; S; B; }` → `static { A;
-/// __pv_static_N(); B; } private static void __pv_static_N() { S }`). `S` may not name a blank
-/// static final (only an initialiser may assign one). The guarded names are those blank finals
-/// and the static fields declared after the block (a forward reference in a static initialiser
-/// is an error, in a method not).
-pub fn static_block(src: &str, range: Range<usize>) -> Option<Hoisted> {
+/// `None` unless `range` lies in a top-level statement `S` of an initialiser block of a named
+/// class (not an enum or interface, whose static state the warm loader keeps, nor an anonymous
+/// class, whose initialisers may throw anything), with no local or class declared before `S` in
+/// the block (a method would not see it) and `S` itself no declaration; `S` moves into a method
+/// (`static { A; S; B; }` → `static { A; __pv_static_N(); B; } private static void
+/// __pv_static_N() { S }`; an instance block `{ A; S; B; }` likewise into `private void
+/// __pv_block_N()`, where no constructor may declare exceptions: the block may throw those, the
+/// method not). `S` may not name a blank final of the block's kind (only an initialiser may
+/// assign one). The guarded names are those blank finals and the fields of its kind declared
+/// after the block (a forward reference in an initialiser is an error, in a method not).
+pub fn block(src: &str, range: Range<usize>) -> Option<Hoisted> {
     let tree = super::parser().parse(src, None)?;
     let mut n = tree
         .root_node()
         .descendant_for_byte_range(range.start, range.end)?;
-    let init = loop {
+    let (init, is_static) = loop {
         if n.kind() == "static_initializer" {
-            break n;
+            break (n, true);
+        }
+        if n.kind() == "block" && n.parent()?.kind() == "class_body" {
+            break (n, false);
         }
         n = n.parent()?;
     };
-    let mut c = init.walk();
-    let block = init.named_children(&mut c).find(|k| k.kind() == "block")?;
+    let block = if is_static {
+        let mut c = init.walk();
+        let found = init.named_children(&mut c).find(|k| k.kind() == "block")?;
+        found
+    } else {
+        init
+    };
     let mut c = block.walk();
     let stmts: Vec<Node> = block
         .named_children(&mut c)
@@ -192,11 +205,23 @@ pub fn static_block(src: &str, range: Range<usize>) -> Option<Hoisted> {
     }
     let mut c = body.walk();
     let members: Vec<Node> = body.named_children(&mut c).collect();
+    let throws = |m: &Node| {
+        let mut c = m.walk();
+        let found = m.children(&mut c).any(|k| k.kind() == "throws");
+        found
+    };
+    if !is_static
+        && members
+            .iter()
+            .any(|m| m.kind() == "constructor_declaration" && throws(m))
+    {
+        return None;
+    }
     let mut guarded = BTreeSet::new();
     let mut blank = BTreeSet::new();
     for m in members.iter().filter(|m| m.kind() == "field_declaration") {
         let words = modifier_words(src, *m);
-        if !words.contains(&"static") {
+        if words.contains(&"static") != is_static {
             continue;
         }
         let mut c = m.walk();
@@ -217,7 +242,15 @@ pub fn static_block(src: &str, range: Range<usize>) -> Option<Hoisted> {
         return None;
     }
     guarded.extend(blank);
-    let method = format!("__pv_static_{}", stmt.start_byte());
+    let (method, head) = if is_static {
+        let m = format!("__pv_static_{}", stmt.start_byte());
+        let head = format!(" private static void {m}() {{ ");
+        (m, head)
+    } else {
+        let m = format!("__pv_block_{}", stmt.start_byte());
+        let head = format!(" private void {m}() {{ ");
+        (m, head)
+    };
     if src.contains(&method) {
         return None;
     }
@@ -227,13 +260,17 @@ pub fn static_block(src: &str, range: Range<usize>) -> Option<Hoisted> {
         stmt,
         &format!("{method}();"),
         init.end_byte(),
-        &format!(" private static void {method}() {{ "),
+        &head,
         " }",
     );
     Some(Hoisted {
         src: out,
         range: range.start + offset..range.end + offset,
-        what: Hoist::StaticBlock,
+        what: if is_static {
+            Hoist::StaticBlock
+        } else {
+            Hoist::Block
+        },
         guarded,
     })
 }
@@ -262,8 +299,8 @@ fn move_out(
     (out, moved - node.start_byte())
 }
 
-/// Why a patch in a static initialiser block cannot be judged by a method: a static
-/// initialiser must be able to complete normally and may not `return`, where a method may end
+/// Why a patch in an initialiser block cannot be judged by a method: an initialiser (static or
+/// instance) must be able to complete normally and may not `return`, where a method may end
 /// abruptly or return. A patch with a keyword that can end abruptly or loop stays unwoven.
 pub fn completes_as_in_a_method(patch: &str) -> Option<String> {
     let words = ["return", "throw", "break", "continue", "while", "for", "do"];
@@ -271,7 +308,7 @@ pub fn completes_as_in_a_method(patch: &str) -> Option<String> {
         .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
         .find(|w| words.contains(w))?;
     Some(format!(
-        "the patch has `{hit}` in a static initialiser, which must complete normally where a \
+        "the patch has `{hit}` in an initialiser block, which must complete normally where a \
          method need not: validated alone"
     ))
 }
@@ -343,7 +380,7 @@ mod tests {
     fn a_static_block_s_statement_moves_into_a_static_method() {
         let src = "class R {\n    static int[] P = new int[3];\n    static final int TOP;\n    static {\n        for (int i = 0; i < 3; i++) {\n            P[i] = 10 + 5 * i;\n        }\n        TOP = P[2];\n    }\n    static int later = 1;\n}\n";
         let at = src.find("10 + 5 * i").unwrap();
-        let h = static_block(src, at..at + 10).unwrap();
+        let h = block(src, at..at + 10).unwrap();
         assert_eq!(&h.src[h.range.clone()], "10 + 5 * i");
         assert_eq!(super::super::syntax_errors(&h.src), 0, "{}", h.src);
         assert_eq!(h.src.lines().count(), src.lines().count());
@@ -357,15 +394,45 @@ mod tests {
         assert_eq!(h.guarded.iter().collect::<Vec<_>>(), ["TOP", "later"]);
         // The statement assigning the blank final stays; so does one after a local.
         let at = src.find("P[2]").unwrap();
-        assert!(static_block(src, at..at + 4).is_none());
+        assert!(block(src, at..at + 4).is_none());
         let local = src.replace("static {\n", "static {\n        int n = 3;\n");
         let at = local.find("10 + 5 * i").unwrap();
-        assert!(static_block(&local, at..at + 10).is_none());
+        assert!(block(&local, at..at + 10).is_none());
         let en = "enum E { A; static int x; static { x = 1 + 2; } }\n";
         let at = en.find("1 + 2").unwrap();
-        assert!(static_block(en, at..at + 5).is_none());
+        assert!(block(en, at..at + 5).is_none());
         assert!(completes_as_in_a_method("x = 1;").is_none());
         assert!(completes_as_in_a_method("throw new Error();").is_some());
         assert!(completes_as_in_a_method("if (x) return;").is_some());
+    }
+
+    #[test]
+    fn an_instance_block_s_statement_moves_into_an_instance_method() {
+        let src = "class L {\n    static int seen;\n    int open;\n    final int cap;\n    {\n        for (int i = 0; i < 3; i++) {\n            open += i;\n        }\n        seen++;\n    }\n    int later = 1;\n    L() { cap = 2; }\n}\n";
+        let at = src.find("open += i").unwrap();
+        let h = block(src, at..at + 9).unwrap();
+        assert_eq!(h.what, Hoist::Block);
+        assert_eq!(&h.src[h.range.clone()], "open += i");
+        assert_eq!(super::super::syntax_errors(&h.src), 0, "{}", h.src);
+        assert_eq!(h.src.lines().count(), src.lines().count());
+        assert!(h.src.contains("    {\n        __pv_block_"), "{}", h.src);
+        assert!(h.src.contains("} private void __pv_block_"), "{}", h.src);
+        // The instance blank final and the instance field after the block; statics are free.
+        assert_eq!(h.guarded.iter().collect::<Vec<_>>(), ["cap", "later"]);
+        // A constructor that declares exceptions: the block may throw them, a method not.
+        let throwing = src.replace("L() {", "L() throws java.io.IOException {");
+        let at = throwing.find("open += i").unwrap();
+        assert!(block(&throwing, at..at + 9).is_none());
+        // A statement naming the blank final stays; so do anonymous classes' blocks.
+        let naming = src.replace("seen++;", "seen = cap;");
+        let at = naming.find("seen = cap").unwrap();
+        assert!(block(&naming, at..at + 10).is_none());
+        let anon = "class A { Object o = new Object() { int v; { v = 1 + 2; } }; }\n";
+        let at = anon.find("1 + 2").unwrap();
+        assert!(block(anon, at..at + 5).is_none());
+        // A method's own block is no initialiser.
+        let method = "class M { int f() { { return 1 + 2; } } }\n";
+        let at = method.find("1 + 2").unwrap();
+        assert!(block(method, at..at + 5).is_none());
     }
 }

@@ -166,6 +166,25 @@ CART_ITEMS_INIT = [
     ("new java.util.HashSet<>()", "C"),
 ]
 
+# 12. A statement of an instance initialiser block (Ledger), woven with the block's statement
+# moved into an instance method of its own; `limit` is a blank final assigned by a constructor
+# (read before its assignment in an initialiser, which javac refuses), and an initialiser may
+# not `return`, where a method may.
+LEDGER_BLOCK = [
+    ('lines.add("open " + i);', "s"),
+    ('lines.add("open ".concat(String.valueOf(i)));', "s"),
+    ('this.lines.add("open " + i);', "s"),
+    ('lines.add(i, "open " + i);', "s"),
+    ('{ lines.add("open " + i); opening = -1; }', "s"),  # overwritten after the loop
+    ('lines.add("open " + (i + 1));', "F"),
+    ('lines.add("open" + i);', "F"),
+    ('lines.add(0, "open " + i);', "F"),
+    ('{ lines.add("open " + i); lines.add("x"); }', "F"),
+    ('lines.add("open " + i + limit);', "C"),           # blank final read before assignment
+    ('{ if (i > 5) return; lines.add("open " + i); }', "C"),  # return in an initialiser
+    ('lines.add("open " + j);', "C"),
+]
+
 SETS = [
     ("tier_limit", PKG + "Tier.java", "static int limitFor(", "return base * rank * rank;", 0, TIER_LIMIT),
     ("sorting_lambda", PKG + "Sorting.java", "public static Comparator<String> byLength(",
@@ -186,6 +205,8 @@ SETS = [
      PRICED_DEFAULT),
     ("cart_items_init", PKG + "Cart.java", "List<Priced> items =", "new ArrayList<>()", 0,
      CART_ITEMS_INIT),
+    ("ledger_block", PKG + "Ledger.java", "private int opening;", 'lines.add("open " + i);', 0,
+     LEDGER_BLOCK),
 ]
 
 
