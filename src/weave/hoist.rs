@@ -93,16 +93,7 @@ pub fn field(src: &str, range: Range<usize>) -> Option<Hoisted> {
     }
     let mut c = body.walk();
     let members: Vec<Node> = body.named_children(&mut c).collect();
-    let throws = |m: &Node| {
-        let mut c = m.walk();
-        let found = m.children(&mut c).any(|k| k.kind() == "throws");
-        found
-    };
-    if !is_static
-        && members
-            .iter()
-            .any(|m| m.kind() == "constructor_declaration" && throws(m))
-    {
+    if !is_static && a_constructor_throws(&members) {
         return None;
     }
     let name = text(src, declarator.child_by_field_name("name")?);
@@ -205,16 +196,7 @@ pub fn block(src: &str, range: Range<usize>) -> Option<Hoisted> {
     }
     let mut c = body.walk();
     let members: Vec<Node> = body.named_children(&mut c).collect();
-    let throws = |m: &Node| {
-        let mut c = m.walk();
-        let found = m.children(&mut c).any(|k| k.kind() == "throws");
-        found
-    };
-    if !is_static
-        && members
-            .iter()
-            .any(|m| m.kind() == "constructor_declaration" && throws(m))
-    {
+    if !is_static && a_constructor_throws(&members) {
         return None;
     }
     let mut guarded = BTreeSet::new();
@@ -311,6 +293,15 @@ pub fn completes_as_in_a_method(patch: &str) -> Option<String> {
         "the patch has `{hit}` in an initialiser block, which must complete normally where a \
          method need not: validated alone"
     ))
+}
+
+/// Whether a constructor among a class's `members` declares exceptions, which its instance
+/// initialisers may then throw and a method may not.
+fn a_constructor_throws(members: &[Node]) -> bool {
+    members.iter().any(|m| {
+        let mut c = m.walk();
+        m.kind() == "constructor_declaration" && m.children(&mut c).any(|k| k.kind() == "throws")
+    })
 }
 
 /// The words of a declaration's modifiers (`private`, `final`, annotations as written).
