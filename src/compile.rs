@@ -169,8 +169,8 @@ pub struct Schemata {
     /// The stub had to end abruptly (docs/weaving.md, compile rounds).
     pub terminal_stub: bool,
     /// The patches whose weave was too large for one compile ([`too_large`]): none of them is
-    /// decided; the caller compiles them again in smaller
-    /// groups. Empty when the weave had a single patch (that one goes to `fallback`).
+    /// decided; the caller compiles them again in smaller groups. Empty when the weave had a
+    /// single patch (that one goes to `fallback`).
     pub too_large: Vec<usize>,
 }
 
