@@ -123,12 +123,7 @@ fn plan(set: &PatchSet, extra: &mut Extra) -> Result<weave::Plan, weave::scope::
         },
     };
     let guarded = hoisted.as_ref().map(|(_, g)| g);
-    let in_block = hoisted.as_ref().is_some_and(|(w, _)| {
-        matches!(
-            w,
-            weave::hoist::Hoist::StaticBlock | weave::hoist::Hoist::Block
-        )
-    });
+    let in_block = hoisted.as_ref().is_some_and(|(w, _)| w.is_block());
     let unpatched = split_src[range.clone()].to_string();
     let texts: Vec<String> = inner
         .iter()

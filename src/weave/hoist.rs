@@ -3,8 +3,9 @@
 //! items = E;` → `List<T> items = __pv_init_items(); private List<T> __pv_init_items() { return
 //! E; }`, the lines kept) and a top-level statement of a class's static initialiser block
 //! (`static { S; B; }` → `static { __pv_static_N(); B; } private static void __pv_static_N() {
-//! S }`; an instance block's likewise, into an instance method). Done only where a method judges every patch as the initialiser would
-//! (docs/weaving.md): the names a patch must not mention for that are returned with the file.
+//! S }`; an instance block's likewise, into an instance method). Done only where a method
+//! judges every patch as the initialiser would (docs/weaving.md): the names a patch must not
+//! mention for that are returned with the file.
 
 use super::text;
 use std::collections::BTreeSet;
@@ -48,6 +49,11 @@ impl Hoist {
             Hoist::StaticBlock => "static block",
             Hoist::Block => "instance block",
         }
+    }
+
+    /// A statement of an initialiser block (static or instance), which must complete normally.
+    pub fn is_block(self) -> bool {
+        matches!(self, Hoist::StaticBlock | Hoist::Block)
     }
 }
 
@@ -224,15 +230,12 @@ pub fn block(src: &str, range: Range<usize>) -> Option<Hoisted> {
         return None;
     }
     guarded.extend(blank);
-    let (method, head) = if is_static {
-        let m = format!("__pv_static_{}", stmt.start_byte());
-        let head = format!(" private static void {m}() {{ ");
-        (m, head)
+    let (kind, modifier) = if is_static {
+        ("static", "static ")
     } else {
-        let m = format!("__pv_block_{}", stmt.start_byte());
-        let head = format!(" private void {m}() {{ ");
-        (m, head)
+        ("block", "")
     };
+    let method = format!("__pv_{kind}_{}", stmt.start_byte());
     if src.contains(&method) {
         return None;
     }
@@ -242,7 +245,7 @@ pub fn block(src: &str, range: Range<usize>) -> Option<Hoisted> {
         stmt,
         &format!("{method}();"),
         init.end_byte(),
-        &head,
+        &format!(" private {modifier}void {method}() {{ "),
         " }",
     );
     Some(Hoisted {
