@@ -201,8 +201,9 @@ fn woven(
     }
     let setup = ctx.setup(worker_id, "schemata", set);
     let weight = |i: usize| plan.site.method.len() + 2 * plan.statement(i).len();
-    let mut size = GROUP;
-    let mut groups = chunks(&plan.weavable(), size, weight);
+    let weavable = plan.weavable();
+    let mut size = group_size(plan, &weavable);
+    let mut groups = chunks(&weavable, size, weight);
     let mut terminal = false;
     while let Some(group) = groups.pop_front() {
         crate::progress::phase(&format!("compiling the schemata ({} patches)", group.len()));
@@ -241,6 +242,24 @@ fn woven(
         }
         run_group(v, ctx, worker, set, plan, &setup, s);
     }
+}
+
+/// Bytecode the stub's cases may take in the method holding them: the JVM's 64 KB less room for
+/// the stub's fixed code and the enclosing method's own (at most its text's length in bytes).
+const STUB_CODE: usize = 60 << 10;
+
+/// Patches per group: [`GROUP`], or fewer when the costliest patch's cases
+/// ([`weave::Plan::case_bytes`]: many arguments, twice through the tree) times the group would
+/// pass [`STUB_CODE`] less the enclosing method's text. Cut this way up front, a group is rarely
+/// past the JVM's limits; one that still is costs a compile and is halved (`woven`).
+fn group_size(plan: &weave::Plan, patches: &[usize]) -> usize {
+    let budget = STUB_CODE.saturating_sub(plan.site.method.len());
+    let costliest = patches
+        .iter()
+        .map(|&i| plan.case_bytes(i))
+        .max()
+        .unwrap_or(1);
+    (budget / costliest.max(1)).clamp(1, GROUP)
 }
 
 /// `patches` in consecutive groups of at most `size` patches (of sizes as equal as they can be)

@@ -329,6 +329,27 @@ fn call_args(site: &Site, p: &WovenPatch) -> String {
         .collect()
 }
 
+/// Bytes of bytecode, at most, that a patch's `case` adds to the method holding the stub: one
+/// `case` in the stub's `switch`, and a second in the tree's capture when the patch goes through
+/// the tree. A case loads `this` and each argument (two bytes a load, three with a `wide` prefix
+/// past slot 255), calls the unit (three), may store its result, and jumps out (three), with a
+/// four-byte entry in the `switch`'s table: a generous [`CASE_BYTES`] plus
+/// [`ARG_BYTES`] per argument. Groups are cut from it (`technique::schemata`) so the stub's method
+/// stays under the JVM's 64 KB of code without a compile to find out.
+pub fn case_bytes(site: &Site, mentions: &Mentions, in_tree: bool) -> usize {
+    let args = mentioned(site, mentions)
+        .iter()
+        .filter(|l| l.assigned)
+        .count()
+        + 2;
+    (1 + usize::from(in_tree)) * (CASE_BYTES + ARG_BYTES * args)
+}
+
+/// A case's bytes besides its arguments (see [`case_bytes`]).
+pub const CASE_BYTES: usize = 20;
+/// A case's bytes per argument, at most (see [`case_bytes`]).
+pub const ARG_BYTES: usize = 3;
+
 /// How generated code names a field of the enclosing class: always qualified (`Class.f`,
 /// `this.f`), because the stub sits where a local or parameter of the same name may be in scope.
 fn field_ref(f: &Field, class_name: Option<&str>) -> String {

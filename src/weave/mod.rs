@@ -312,6 +312,13 @@ impl Plan {
             .collect()
     }
 
+    /// Bytes of bytecode patch `i`'s cases add to the stub's method, at most
+    /// ([`emit::case_bytes`]; through the tree once `enable_tree` admitted it).
+    pub fn case_bytes(&self, i: usize) -> usize {
+        let in_tree = self.tree.get(i).is_some_and(|t| t.is_ok());
+        emit::case_bytes(&self.site, &self.mentions[i], in_tree)
+    }
+
     /// The statement text patch `i` puts at the location.
     pub fn statement(&self, i: usize) -> &str {
         &self.statements[i]

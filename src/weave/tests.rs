@@ -395,3 +395,18 @@ fn woven_frames_read_as_the_patched_files() {
         "frames of another package's Calc.java are left alone"
     );
 }
+
+#[test]
+fn a_cases_bytes_grow_with_the_locals_it_passes() {
+    // At `sum += i;` the locals in scope are `j`, `i`, `sum` and the parameter `n`; a case passes
+    // those its patch names, besides the unit's two arrays.
+    let p = plan_for(
+        "sum += i;",
+        &["sum += i;", "sum += i + j + n;", "sum += foo;", "sum++;"],
+    );
+    let bytes = |args: usize| emit::CASE_BYTES + emit::ARG_BYTES * (args + 2);
+    assert_eq!(p.case_bytes(0), bytes(2));
+    assert_eq!(p.case_bytes(1), bytes(4));
+    assert_eq!(p.case_bytes(2), bytes(1), "`foo` is not a local");
+    assert_eq!(p.case_bytes(3), bytes(1));
+}
