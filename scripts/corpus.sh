@@ -134,15 +134,18 @@ spec_path, root, out_dir, name = sys.argv[1:]
 spec = json.load(open(spec_path))
 
 def replace_once(edit, what):
+    # "count": N in an edit replaces every one of exactly N occurrences (a name renamed throughout
+    # a file); without it the text must occur exactly once.
     path = os.path.join(root, edit["file"])
     text = open(path, encoding="utf-8").read()
     count = text.count(edit["find"])
-    if count != 1:
-        sys.exit(f"corpus.sh: {name}: {what}: the text to replace occurs {count} times (not exactly once) in {edit['file']}:\n{edit['find']}")
+    expected = edit.get("count", 1)
+    if count != expected:
+        sys.exit(f"corpus.sh: {name}: {what}: the text to replace occurs {count} times (not {expected}) in {edit['file']}:\n{edit['find']}")
     # ${PROJECT} in a replacement: the unpacked project's absolute path (for tests that read files
     # relative to the working directory, which under patchval is not the project root).
     replacement = edit["replace"].replace("${PROJECT}", os.path.abspath(root))
-    open(path, "w", encoding="utf-8").write(text.replace(edit["find"], replacement, 1))
+    open(path, "w", encoding="utf-8").write(text.replace(edit["find"], replacement))
     print(f"   {what}: {edit['file']}: {edit.get('why', '')}", file=sys.stderr)
 
 for e in spec.get("edits", []):
