@@ -173,6 +173,21 @@ fn enclosing(n: Node) -> Option<Enclosing> {
                     in_lambda,
                 })
             }
+            // An instance initialiser block of a named class stands as a constructor (the weave
+            // hoists its statements into an instance method: `weave::hoist::block`).
+            "block"
+                if p.parent().is_some_and(|b| {
+                    b.kind() == "class_body"
+                        && b.parent().is_some_and(|c| c.kind() == "class_declaration")
+                }) =>
+            {
+                return Some(Enclosing {
+                    method: p,
+                    in_loop,
+                    breakable,
+                    in_lambda,
+                })
+            }
             "lambda_expression" => in_lambda = true,
             "class_body" | "interface_body" | "enum_body" | "field_declaration" | "program" => {
                 return None
@@ -486,7 +501,8 @@ pub fn spot<'t>(
     let class = class?;
     let class_name = src[class.child_by_field_name("name")?.byte_range()].to_string();
     let (fields, methods) = members(src, class.child_by_field_name("body")?);
-    let is_constructor = enc.method.kind() == "constructor_declaration";
+    // An instance initialiser block runs as part of every constructor.
+    let is_constructor = matches!(enc.method.kind(), "constructor_declaration" | "block");
     let return_type = if is_constructor || is_field {
         "void".to_string()
     } else {

@@ -244,3 +244,38 @@ fn a_declaration_can_be_patched_in_its_initialiser() {
     assert!(kept.iter().all(|m| !m.text.contains("int m")), "{kept:?}");
     assert!(kept.iter().any(|m| m.text == "(lo - hi) / 2"), "{kept:?}");
 }
+
+#[test]
+fn statements_of_an_instance_initialiser_block_are_locations() {
+    const BLOCKS: &str = r#"package p;
+
+public class Tally {
+    private int count;
+
+    {
+        count = 2;
+    }
+
+    Object make() {
+        return new Object() {
+            int seen;
+            {
+                seen = 1;
+            }
+        };
+    }
+}
+"#;
+    let files = vec![locate::parse_source("src/p/Tally.java", BLOCKS.into(), true).unwrap()];
+    let cands = locate::candidates(&files);
+    let text = |c: &locate::Candidate| &BLOCKS[c.range.clone()];
+    // The named class's block stands as a constructor: not static, nothing to return.
+    assert!(cands.iter().any(|c| text(c) == "count = 2;"));
+    let start = BLOCKS.find("count = 2;").unwrap();
+    let spot = locate::spot(&files[0], &(start..start + 10), &[]).unwrap();
+    assert!(!spot.is_static);
+    assert_eq!(spot.return_type, "void");
+    assert_eq!(spot.class_name, "Tally");
+    // An anonymous class's block is not a location (its class is not the one around it).
+    assert!(cands.iter().all(|c| text(c) != "seen = 1;"));
+}
