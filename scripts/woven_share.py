@@ -1,0 +1,96 @@
+#!/usr/bin/env python3
+"""The share of patches decided on the woven path (issue 25): over every schemata run recorded in
+the work dirs below the given directories (their `result.jsonl`, one line per set and run; the
+copies under `runs/` are skipped), how many patches were validated one by one (`extra.fallback`)
+and why, how many javac calls and how much compile time the sets took. Plain validation's lines are
+left out (they weave nothing).
+
+Usage: scripts/woven_share.py [--by-dir] [--reasons N] DIR...
+
+  DIR       a work dir, or a directory holding some (a corpus_table.py --out, a fuzz --out)
+  --by-dir  a line per work dir besides the total
+  --reasons the N most frequent reasons for one-by-one validation (default 10; `extra.fallback_reasons`
+            is per set, so a reason counts once per set that gave it)
+
+Prints markdown on stdout.
+"""
+
+import argparse
+import collections
+import json
+import os
+import re
+import sys
+
+
+def result_files(root):
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = [d for d in dirnames if d != "runs"]
+        if "result.jsonl" in filenames:
+            yield os.path.join(dirpath, "result.jsonl")
+
+
+def tally(path, reasons):
+    t = collections.Counter()
+    with open(path) as f:
+        for line in f:
+            try:
+                r = json.loads(line)
+            except ValueError:
+                continue
+            if r.get("technique") != "schemata":
+                continue
+            e = r.get("extra", {})
+            t["sets"] += 1
+            t["patches"] += len(r.get("succlist", ""))
+            t["fallback"] += e.get("fallback", 0)
+            t["javac"] += e.get("javac_invocations", 0)
+            t["compile_ms"] += e.get("compile_ms", 0)
+            for why in e.get("fallback_reasons", []):
+                # Reasons name patches and lines: keep the kind, not the instance.
+                reasons[re.sub(r"\d+", "N", why)[:110]] += 1
+    return t
+
+
+def row(name, t):
+    share = 100.0 * (t["patches"] - t["fallback"]) / t["patches"] if t["patches"] else 0.0
+    return "| %s | %d | %d | %d | %.1f %% | %.1f | %.2f s |" % (
+        name, t["sets"], t["patches"], t["fallback"], share,
+        t["javac"] / t["sets"] if t["sets"] else 0, t["compile_ms"] / 1000 / max(t["sets"], 1))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--by-dir", action="store_true")
+    ap.add_argument("--reasons", type=int, default=10)
+    ap.add_argument("dirs", nargs="+")
+    args = ap.parse_args()
+    total = collections.Counter()
+    reasons = collections.Counter()
+    lines = []
+    for d in args.dirs:
+        if not os.path.isdir(d):
+            print("woven_share.py: %s: not a directory" % d, file=sys.stderr)
+            return 2
+        for path in sorted(result_files(d)):
+            t = tally(path, reasons)
+            if t["sets"]:
+                total.update(t)
+                lines.append(row(os.path.dirname(path), t))
+    print("| work dir | schemata runs | patches | one by one | woven path | javac calls a run | compile a run |")
+    print("|---|---|---|---|---|---|---|")
+    if args.by_dir:
+        for l in lines:
+            print(l)
+    print(row("**all**", total))
+    if reasons and args.reasons:
+        print()
+        print("| sets | why patches went one by one |")
+        print("|---|---|")
+        for why, n in reasons.most_common(args.reasons):
+            print("| %d | %s |" % (n, why.replace("|", "\\|")))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
