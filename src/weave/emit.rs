@@ -331,11 +331,12 @@ fn call_args(site: &Site, p: &WovenPatch) -> String {
 
 /// Bytes of bytecode, at most, that a patch's `case` adds to the method holding the stub: one
 /// `case` in the stub's `switch`, and a second in the tree's capture when the patch goes through
-/// the tree. A case loads `this` and each argument (two bytes a load, three with a `wide` prefix
-/// past slot 255), calls the unit (three), may store its result, and jumps out (three), with a
-/// four-byte entry in the `switch`'s table: a generous [`CASE_BYTES`] plus
-/// [`ARG_BYTES`] per argument. Groups are cut from it (`technique::schemata`) so the stub's method
-/// stays under the JVM's 64 KB of code without a compile to find out.
+/// the tree. A case loads `this` (one byte) and each argument (at most two bytes a load below slot
+/// 256: [`ARG_BYTES`] leaves room for `wide`), calls the unit (three), stores its result (two),
+/// jumps out (three) and takes an entry in the `switch`'s table (eight in a `lookupswitch`, whose
+/// keys the patches left after the `C`s make sparse): [`CASE_BYTES`] besides the arguments. Groups
+/// are cut from it (`technique::schemata`) so the stub's method stays under the JVM's 64 KB of code
+/// without a compile to find out.
 pub fn case_bytes(site: &Site, mentions: &Mentions, in_tree: bool) -> usize {
     let args = mentioned(site, mentions)
         .iter()
@@ -345,8 +346,8 @@ pub fn case_bytes(site: &Site, mentions: &Mentions, in_tree: bool) -> usize {
     (1 + usize::from(in_tree)) * (CASE_BYTES + ARG_BYTES * args)
 }
 
-/// A case's bytes besides its arguments (see [`case_bytes`]).
-pub const CASE_BYTES: usize = 20;
+/// A case's bytes besides its arguments, at most (see [`case_bytes`]).
+pub const CASE_BYTES: usize = 18;
 /// A case's bytes per argument, at most (see [`case_bytes`]).
 pub const ARG_BYTES: usize = 3;
 
