@@ -25,7 +25,23 @@ fn succlists(work: &Path, patches: &Path, flags: &[&str]) -> BTreeMap<String, St
 
 #[test]
 fn soundness_fixture_default_equals_no_dedup_equals_plain_equals_expected() {
-    three_techniques_give_expected("soundness");
+    let (_tmp, work) = three_techniques_give_expected("soundness");
+    // Locations inside block lambdas are woven with the statement around the lambda: no patch
+    // validated one by one, the ones that compile all woven.
+    let default = std::fs::read_to_string(work.join("runs/0001/result.jsonl")).unwrap();
+    for (set, woven) in [
+        ("lambda_later.json", 6),
+        ("lambda_now.json", 7),
+        ("lambda_loop.json", 9),
+    ] {
+        let line: serde_json::Value = default
+            .lines()
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+            .find(|l| l["patches_path"].as_str().unwrap().ends_with(set))
+            .unwrap();
+        assert_eq!(line["extra"]["fallback"], 0, "{line}");
+        assert_eq!(line["extra"]["woven"], woven, "{line}");
+    }
 }
 
 /// Issue 9: the warm loader's reset and the restoring of JVM-wide state between tests.

@@ -174,6 +174,13 @@ pub fn analyse(src: &str, root: Node, range: Range<usize>) -> Result<Site, Unsup
             None => return Err(Unsupported::OutsideStatements),
         };
     }
+    // Inside a lambda the statement to replace is the one around the outermost lambda, in the
+    // enclosing method: the lambda moves into the unit whole, its body patched, where its
+    // parameters and locals keep the types javac infers for them (docs/weaving.md, "A location
+    // inside a lambda").
+    if let Some(lambda) = outermost_lambda(n) {
+        n = lambda;
+    }
     let (target, first, last) = if BLOCKS.contains(&n.kind())
         && range.start > n.start_byte()
         && range.end < n.end_byte()
@@ -389,6 +396,28 @@ fn siblings_between<'t>(first: Node<'t>, last: Node<'t>) -> Vec<Node<'t>> {
     out
 }
 
+/// The outermost lambda expression around `n` within its method, constructor or initialiser.
+fn outermost_lambda(n: Node) -> Option<Node> {
+    let mut found = None;
+    let mut cur = Some(n);
+    while let Some(p) = cur {
+        match p.kind() {
+            "lambda_expression" => found = Some(p),
+            "method_declaration"
+            | "constructor_declaration"
+            | "compact_constructor_declaration"
+            | "static_initializer"
+            | "class_body"
+            | "interface_body"
+            | "enum_body"
+            | "program" => break,
+            _ => {}
+        }
+        cur = p.parent();
+    }
+    found
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -420,6 +449,8 @@ class A {
         return x;
     }
     static void s() { Runnable r = () -> { int q = 1; q++; }; }
+    int total;
+    void t(java.util.List<String> words) { words.forEach(e -> { total += e.length(); }); }
     A(int k) { super(); f = k; }
 }
 "#;
@@ -468,7 +499,15 @@ class A {
         let s = site(SRC, "return x").unwrap();
         assert_eq!(&SRC[s.target.clone()], "return x;");
         assert!(s.last_in_block);
-        assert_eq!(site(SRC, "q++;").unwrap_err(), Unsupported::Lambda);
+        // In a lambda the statement around it is the target: here a declaration.
+        assert_eq!(site(SRC, "q++;").unwrap_err(), Unsupported::Declaration);
+        let l = site(SRC, "total += e.length();").unwrap();
+        assert_eq!(
+            &SRC[l.target.clone()],
+            "words.forEach(e -> { total += e.length(); });"
+        );
+        assert!(l.locals.iter().any(|v| v.name == "words"));
+        assert!(!l.locals.iter().any(|v| v.name == "e"));
         assert!(s.ends_method);
         assert!(site(SRC, "private int f").is_err());
         let c = site(SRC, "f = k;").unwrap();

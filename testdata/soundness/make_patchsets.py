@@ -263,6 +263,51 @@ STACK_CALLER = [
     ("fee = amount / ten;", "C"),                   # undefined name
 ]
 
+# 15. Locations inside block lambdas: the statement around the lambda is woven, the lambda moves
+# into the unit whole. A lambda returned and run later, with an inferred type-variable parameter
+# (`v` is a T); one run at once by forEach, writing a field and reading a captured parameter; one
+# whose loop returns from the lambda, `break` and `continue` staying inside it.
+LAMBDA_LATER = [
+    ("return prefix + s.length() + \":\" + s;", "s"),
+    ("return prefix + (s.length() + \":\" + s);", "s"),
+    ("return prefix + s.length() + \":\" + v;", "s"),      # String.valueOf(v) is v's text
+    ("return prefix + \":\" + s;", "F"),
+    ("return prefix + s.length() + s;", "F"),
+    ("return s + prefix;", "F"),
+    ("return prefix + v.length();", "C"),                  # v is a T
+    ("return prefix + s.length;", "C"),
+    ("return;", "C"),                                      # the lambda returns a value
+    ("seen++;\n            return prefix + s;", "C"),      # no instance in a static method
+]
+
+LAMBDA_NOW = [
+    ("seen++;", "s"),
+    ("seen += 1;", "s"),
+    ("this.seen++;", "s"),
+    ("seen++;\n                return;", "s"),          # returns from the lambda, not record
+    ("seen--;", "F"),
+    ("seen += 2;", "F"),
+    (";", "F"),
+    ("seen++;\n                min++;", "C"),           # a captured parameter is effectively final
+    ("seen = seen + w;", "C"),
+    ("return seen;", "C"),                                 # forEach's lambda returns nothing
+]
+
+LAMBDA_LOOP = [
+    ("return i;", "s"),
+    ("{\n                    return i;\n                }", "s"),
+    ("return i + 0;", "s"),
+    ("break;", "F"),                                       # leaves the lambda's loop: -1
+    ("continue;", "F"),
+    ("return -1;", "F"),
+    ("return i - from;", "F"),
+    ("return key;", "F"),
+    ("i = xs.length;", "F"),
+    ("return;", "C"),
+    ("return xs;", "C"),
+    ("xs = null;\n                    return i;", "C"),   # captured: effectively final
+]
+
 SETS = [
     ("static_shadow", PKG + "Limits.java", "public static void setMax(", "Limits.max = max;", 0,
      STATIC_SHADOW),
@@ -287,6 +332,11 @@ SETS = [
     ("clinit_side_effect", PKG + "Stepper.java", "public static int next(", "y = x + 10;", 0,
      CLINIT_SIDE_EFFECT),
     ("stack_caller", PKG + "Audit.java", "public static int charge(", "fee = amount / 10;", 0, STACK_CALLER),
+    ("lambda_later", PKG + "Relay.java", "public static <T> Function<T, String> labeller(",
+     "return prefix + s.length() + \":\" + s;", 0, LAMBDA_LATER),
+    ("lambda_now", PKG + "Relay.java", "public int record(", "seen++;", 0, LAMBDA_NOW),
+    ("lambda_loop", PKG + "Relay.java", "public static IntBinaryOperator finder(", "return i;", 0,
+     LAMBDA_LOOP),
 ]
 
 
