@@ -308,6 +308,17 @@ LAMBDA_LOOP = [
     ("xs = null;\n                    return i;", "C"),   # captured: effectively final
 ]
 
+LAMBDA_FIELD = [
+    ("return h;", "s"),
+    ("return h + 0;", "s"),
+    ("return x / 2;", "s"),
+    ("return x >> 1;", "F"),                               # -7 >> 1 is -4
+    ("return h + 1;", "F"),
+    ("return x;", "F"),
+    ("return;", "C"),
+    ("return y;", "C"),
+]
+
 SETS = [
     ("static_shadow", PKG + "Limits.java", "public static void setMax(", "Limits.max = max;", 0,
      STATIC_SHADOW),
@@ -337,6 +348,8 @@ SETS = [
     ("lambda_now", PKG + "Relay.java", "public int record(", "seen++;", 0, LAMBDA_NOW),
     ("lambda_loop", PKG + "Relay.java", "public static IntBinaryOperator finder(", "return i;", 0,
      LAMBDA_LOOP),
+    ("lambda_field", PKG + "Relay.java", "static final IntUnaryOperator HALF", "return h;", 0,
+     LAMBDA_FIELD),
 ]
 
 

@@ -4,10 +4,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
 import java.util.function.IntBinaryOperator;
+import java.util.function.IntUnaryOperator;
 
 /**
  * Block lambdas, woven with the statement around them: one returned and run later (its parameter's
- * type inferred, a type variable), one run at once by forEach writing a field, one with a loop.
+ * type inferred, a type variable), one run at once by forEach writing a field, one with a loop,
+ * one in a static field's initialiser.
  */
 public class Relay {
     private final List<String> log = new ArrayList<>();
@@ -47,4 +49,10 @@ public class Relay {
     public List<String> log() {
         return log;
     }
+
+    /** A lambda in a static field's initialiser: woven with the initialiser moved into a method. */
+    static final IntUnaryOperator HALF = x -> {
+        int h = x / 2;
+        return h;
+    };
 }

@@ -30,4 +30,10 @@ public class RelayTest {
         assertEquals(3, f.applyAsInt(9, 0));
         assertEquals(-1, f.applyAsInt(5, 0));
     }
+
+    @Test
+    public void halvesTowardZero() {
+        assertEquals(3, Relay.HALF.applyAsInt(7));
+        assertEquals(-3, Relay.HALF.applyAsInt(-7));
+    }
 }
