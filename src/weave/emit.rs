@@ -322,11 +322,14 @@ pub fn stub(
 
 /// Arguments passing the definitely assigned locals a patch mentions.
 fn call_args(site: &Site, p: &WovenPatch) -> String {
-    mentioned(site, p.mentions)
-        .iter()
-        .filter(|l| l.assigned)
+    passed(site, p.mentions)
         .map(|l| format!("{}, ", l.name))
         .collect()
+}
+
+/// The locals a patch's unit takes as arguments: those it names that are definitely assigned.
+fn passed<'s>(site: &'s Site, m: &Mentions) -> impl Iterator<Item = &'s Local> {
+    mentioned(site, m).into_iter().filter(|l| l.assigned)
 }
 
 /// Bytes of bytecode, at most, that a patch's `case` adds to the method holding the stub: one
@@ -338,11 +341,7 @@ fn call_args(site: &Site, p: &WovenPatch) -> String {
 /// are cut from it (`technique::schemata`) so the stub's method stays under the JVM's 64 KB of code
 /// without a compile to find out.
 pub fn case_bytes(site: &Site, mentions: &Mentions, in_tree: bool) -> usize {
-    let args = mentioned(site, mentions)
-        .iter()
-        .filter(|l| l.assigned)
-        .count()
-        + 2;
+    let args = passed(site, mentions).count() + 2;
     (1 + usize::from(in_tree)) * (CASE_BYTES + ARG_BYTES * args)
 }
 

@@ -45,8 +45,6 @@ pub enum Unsupported {
     ConstructorCall,
     #[error("the location is not inside a method or constructor")]
     NoMethod,
-    #[error("the location is inside a lambda expression")]
-    Lambda,
     #[error("the location is inside a compact record constructor")]
     CompactConstructor,
     #[error("the location is not inside a method or constructor body")]
@@ -256,7 +254,6 @@ pub fn analyse(src: &str, root: Node, range: Range<usize>) -> Result<Site, Unsup
             return Err(Unsupported::NoMethod);
         };
         match p.kind() {
-            "lambda_expression" => return Err(Unsupported::Lambda),
             "method_declaration" | "constructor_declaration" => break p,
             "compact_constructor_declaration" => return Err(Unsupported::CompactConstructor),
             "static_initializer" | "field_declaration" | "class_body" | "interface_body"
