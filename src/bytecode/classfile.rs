@@ -2,9 +2,9 @@
 //! path (directories and jars) and, for each class, its name, supertypes and methods, and for each
 //! method body the state-changing instructions and the invocations it makes.
 
-use super::constpool::{read_pool, Const, Pool, Reader};
+use super::constpool::{not_a, read_pool, Const, Pool, Reader};
 pub use super::constpool::{ClassFormatError, MemberRef};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
@@ -112,6 +112,108 @@ pub struct ClassFile {
     /// Methods referenced by `CONSTANT_MethodHandle` (lambda bodies and method references), and
     /// `None` for handles that write a field.
     pub handles: Vec<Option<(InvokeKind, MemberRef)>>,
+    /// Per entry of `handles`: the functional methods it implements when it is used only as the
+    /// body of lambdas and method references (`LambdaMetafactory`'s implementation handle);
+    /// `None` when it is used otherwise (another bootstrap's argument, a bootstrap method
+    /// itself), so it may run under any name.
+    pub handle_sams: Vec<Option<Vec<Sam>>>,
+}
+
+/// A functional method a lambda implements: the interface the lambda is made for, the method's
+/// name and its parameter count (`usize::MAX` when the bootstrap does not say).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Sam {
+    pub interface: String,
+    pub name: String,
+    pub arity: usize,
+}
+
+/// What `LambdaMetafactory` makes of one class's bootstrap methods: per pool index of a
+/// `CONSTANT_MethodHandle`, the functional method names it implements, or `None` when the
+/// handle is used in any other way.
+fn lambda_bodies(
+    pool: &Pool,
+    bootstraps: &[(u16, Vec<u16>)],
+) -> Result<HashMap<u16, Option<Vec<Sam>>>, ClassFormatError> {
+    let mut uses: HashMap<u16, Option<Vec<Sam>>> = HashMap::new();
+    let other = |uses: &mut HashMap<u16, Option<Vec<Sam>>>, i: u16| {
+        uses.insert(i, None);
+    };
+    let mut names: HashMap<usize, Vec<(String, String)>> = HashMap::new();
+    for c in &pool.0 {
+        if let Const::InvokeDynamic(b, nat) = *c {
+            let Const::NameAndType(name, desc) = pool.get(nat)? else {
+                return Err(not_a(nat, "NameAndType"));
+            };
+            let made = pool.utf8(*desc)?.rsplit(')').next().unwrap_or_default();
+            let interface = made.trim_start_matches('L').trim_end_matches(';');
+            let name = pool.utf8(*name)?.to_string();
+            names
+                .entry(usize::from(b))
+                .or_default()
+                .push((interface.to_string(), name));
+        }
+    }
+    for (bi, (method, args)) in bootstraps.iter().enumerate() {
+        other(&mut uses, *method);
+        let lambda = match pool.get(*method)? {
+            Const::MethodHandle(_, m) => {
+                pool.member(*m)?.owner == "java/lang/invoke/LambdaMetafactory"
+            }
+            _ => false,
+        };
+        let arity = match args.first().map(|&a| pool.get(a)).transpose()? {
+            Some(Const::MethodType(d)) => arity(pool.utf8(*d)?).unwrap_or(usize::MAX),
+            _ => usize::MAX,
+        };
+        let sams: Vec<Sam> = names
+            .get(&bi)
+            .into_iter()
+            .flatten()
+            .map(|(interface, name)| Sam {
+                interface: interface.clone(),
+                name: name.clone(),
+                arity,
+            })
+            .collect();
+        for &a in args {
+            if !matches!(pool.get(a)?, Const::MethodHandle(..)) {
+                continue;
+            }
+            match uses.entry(a).or_insert_with(|| Some(Vec::new())) {
+                Some(found) if lambda => found.extend(sams.iter().cloned()),
+                e => *e = None,
+            }
+        }
+    }
+    Ok(uses)
+}
+
+/// The `BootstrapMethods` attribute among a class's attributes: per bootstrap method, its
+/// method handle and its static arguments (pool indices).
+fn read_class_attributes(
+    r: &mut Reader,
+    pool: &Pool,
+) -> Result<Vec<(u16, Vec<u16>)>, ClassFormatError> {
+    let mut bootstraps = Vec::new();
+    for _ in 0..r.u2()? {
+        let attribute = pool.utf8(r.u2()?)?;
+        let len = r.u4()? as usize;
+        let body = r.take(len)?;
+        if attribute != "BootstrapMethods" {
+            continue;
+        }
+        let mut b = Reader {
+            bytes: body,
+            pos: 0,
+        };
+        for _ in 0..b.u2()? {
+            let method = b.u2()?;
+            let args = (0..b.u2()?).map(|_| b.u2()).collect::<Result<_, _>>()?;
+            bootstraps.push((method, args));
+        }
+    }
+    Ok(bootstraps)
 }
 
 /// The number of parameters in a method descriptor, or `None` if it is malformed.
@@ -276,14 +378,20 @@ pub fn parse(bytes: &[u8]) -> Result<ClassFile, ClassFormatError> {
             code,
         });
     }
-    skip_attributes(&mut r)?;
+    let bootstraps = read_class_attributes(&mut r, &pool)?;
+    let bodies = lambda_bodies(&pool, &bootstraps)?;
     let mut handles = Vec::new();
-    for c in &pool.0 {
+    let mut handle_sams = Vec::new();
+    for (pi, c) in pool.0.iter().enumerate() {
         if let Const::MethodHandle(kind, index) = *c {
+            let sams = u16::try_from(pi)
+                .ok()
+                .and_then(|pi| bodies.get(&pi).cloned().flatten());
             let kind = match kind {
                 1 | 2 => continue,
                 3 | 4 => {
                     handles.push(None);
+                    handle_sams.push(sams);
                     continue;
                 }
                 5 => InvokeKind::Virtual,
@@ -293,6 +401,7 @@ pub fn parse(bytes: &[u8]) -> Result<ClassFile, ClassFormatError> {
                 _ => return Err(ClassFormatError::HandleKind(kind)),
             };
             handles.push(Some((kind, pool.member(index)?)));
+            handle_sams.push(sams);
         }
     }
     Ok(ClassFile {
@@ -303,6 +412,7 @@ pub fn parse(bytes: &[u8]) -> Result<ClassFile, ClassFormatError> {
         static_fields,
         methods,
         handles,
+        handle_sams,
     })
 }
 

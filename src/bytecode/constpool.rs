@@ -65,6 +65,10 @@ pub(super) enum Const {
     NameAndType(u16, u16),
     Member(u16, u16),
     MethodHandle(u8, u16),
+    /// `CONSTANT_InvokeDynamic`: bootstrap method index, NameAndType.
+    InvokeDynamic(u16, u16),
+    /// `CONSTANT_MethodType`: its descriptor.
+    MethodType(u16),
     Other,
 }
 
@@ -184,17 +188,19 @@ pub(super) fn read_pool(r: &mut Reader) -> Result<Pool, ClassFormatError> {
                 Const::Unused
             }
             7 => Const::Class(r.u2()?),
-            8 | 16 | 19 | 20 => {
+            16 => Const::MethodType(r.u2()?),
+            8 | 19 | 20 => {
                 r.u2()?;
                 Const::Other
             }
             9..=11 => Const::Member(r.u2()?, r.u2()?),
             12 => Const::NameAndType(r.u2()?, r.u2()?),
             15 => Const::MethodHandle(r.u1()?, r.u2()?),
-            17 | 18 => {
+            17 => {
                 r.u4()?;
                 Const::Other
             }
+            18 => Const::InvokeDynamic(r.u2()?, r.u2()?),
             _ => return Err(ClassFormatError::PoolTag(tag)),
         };
         pool.push(c);
