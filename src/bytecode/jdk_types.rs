@@ -1,0 +1,91 @@
+//! The JDK's class hierarchy (each class's superclass and interfaces), read from the JDK's own
+//! `lib/ct.sym`: the class headers `javac --release N` compiles against, one zip entry per class
+//! and range of releases. The purity scan only sees the class path; this tells it which JDK
+//! types a class of the class path extends, so a call on a JDK type dispatches only to the
+//! class path's subtypes of it.
+
+use super::classfile;
+use std::collections::HashMap;
+use std::io::Read;
+use std::path::Path;
+
+/// Internal class name → direct supertypes (superclass first, then interfaces).
+pub type Supertypes = HashMap<String, Vec<String>>;
+
+/// The hierarchy of the JDK at `java_home`, newest release's header of each class. Empty (every
+/// JDK ancestry unknown, which callers take as "may be any type") when `ct.sym` is missing or
+/// unreadable; the reason is logged.
+pub fn read(java_home: &Path) -> Supertypes {
+    let path = java_home.join("lib/ct.sym");
+    match read_ct_sym(&path) {
+        Ok(types) => types,
+        Err(why) => {
+            tracing::warn!(
+                "{}: {why}; calls on JDK types dispatch to every override on the class path",
+                path.display()
+            );
+            Supertypes::new()
+        }
+    }
+}
+
+fn read_ct_sym(path: &Path) -> Result<Supertypes, String> {
+    let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
+    let mut zip = zip::ZipArchive::new(file).map_err(|e| e.to_string())?;
+    // Per class file path below the release directory: the entry of the newest release.
+    let mut newest: HashMap<String, (String, usize)> = HashMap::new();
+    for i in 0..zip.len() {
+        let name = zip.name_for_index(i).unwrap_or_default().to_string();
+        let Some((releases, rest)) = name.split_once('/') else {
+            continue;
+        };
+        if !rest.ends_with(".sig") || rest.ends_with("module-info.sig") {
+            continue;
+        }
+        // Releases are named 7, 8, 9, A (10), B (11), ...: ASCII order is release order.
+        let last = releases.chars().max().unwrap_or('0').to_string();
+        let class = rest
+            .split_once('/')
+            .map_or(rest, |(_module, c)| c)
+            .to_string();
+        match newest.get(&class) {
+            Some((r, _)) if *r >= last => {}
+            _ => {
+                newest.insert(class, (last, i));
+            }
+        }
+    }
+    let mut types = Supertypes::with_capacity(newest.len());
+    let mut bytes = Vec::new();
+    for (_, i) in newest.into_values() {
+        let mut entry = zip.by_index(i).map_err(|e| e.to_string())?;
+        bytes.clear();
+        entry.read_to_end(&mut bytes).map_err(|e| e.to_string())?;
+        let Ok(c) = classfile::parse(&bytes) else {
+            continue;
+        };
+        let supers = c.super_name.into_iter().chain(c.interfaces).collect();
+        types.insert(c.name, supers);
+    }
+    Ok(types)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::read;
+    use std::path::Path;
+
+    #[test]
+    fn the_jdk_hierarchy_is_read_from_ct_sym() {
+        let home = std::env::var("JAVA_HOME")
+            .unwrap_or_else(|_| "/usr/lib/jvm/java-17-openjdk-amd64".to_string());
+        let types = read(Path::new(&home));
+        assert_eq!(
+            types["java/lang/RuntimeException"],
+            vec!["java/lang/Exception".to_string()]
+        );
+        assert_eq!(types["java/lang/Exception"][0], "java/lang/Throwable");
+        assert!(types["java/util/ArrayList"].contains(&"java/util/List".to_string()));
+        assert!(types["java/util/concurrent/ExecutionException"][0] == "java/lang/Exception");
+    }
+}
