@@ -8,14 +8,17 @@ use serde::{Deserialize, Serialize};
 use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 
+use super::jdk_types::Supertypes;
+
 /// A class path entry that cannot be read, or a malformed class file in it.
 pub use super::classfile::ClassPathError as PurityError;
 
 mod init;
 mod jdk;
+mod queries;
 mod stack;
 mod summary;
-use jdk::{callbacks, jdk, jdk_verdict, Callback, JdkEntry};
+use jdk::{callbacks, jdk, jdk_verdict, Callback};
 
 /// The result of the analysis, compact enough to persist in the work dir. A work dir written
 /// before a field existed reads it empty: every call impure, until `init` runs again.
@@ -82,123 +85,19 @@ const GENERATORS: &[(&str, Openness)] = &[
     ("org/jmock/", Openness::Subclasses),
 ];
 
-impl Purity {
-    /// Whether a source-level call with this qualifier (a class simple name or a declared type;
-    /// `None` for a receiver of unknown type), name and argument count can change no program
-    /// state. `<init>` asks about a constructor.
-    pub fn call_is_pure(&self, qualifier: Option<&str>, name: &str, arity: usize) -> bool {
-        let (Some(q), Ok(arity16)) = (qualifier.map(qualifier_simple_name), u16::try_from(arity))
-        else {
-            return false;
-        };
-        let project = self.names.binary_search_by(|n| n.as_str().cmp(q)).is_ok();
-        let jdk_entries: Vec<&JdkEntry> = jdk().iter().filter(|j| j.simple == q).collect();
-        if !project && jdk_entries.is_empty() {
-            return false;
-        }
-        let project_ok = !project
-            || self
-                .pure
-                .binary_search_by(|(n, a, c)| (n.as_str(), *a, c.as_str()).cmp(&(name, arity16, q)))
-                .is_ok();
-        project_ok && jdk_entries.iter().all(|j| self.jdk_allows(j, name, arity))
-    }
-
-    /// Whether initialising the class of this simple name (a static call, a static field read,
-    /// `new`) can have no effect a test could see. Classes not on the class path are JDK classes.
-    pub fn init_is_safe(&self, class: &str) -> bool {
-        let q = qualifier_simple_name(class);
-        self.init_unsafe
-            .binary_search_by(|n| n.as_str().cmp(q))
-            .is_err()
-    }
-
-    /// Whether reading a static field of this name, declared in some class other than the
-    /// enclosing one (a static import, an outer or inherited class), cannot initialise a class
-    /// whose initialisation has an effect.
-    pub fn static_read_is_safe(&self, field: &str) -> bool {
-        self.init_unsafe_statics
-            .binary_search_by(|n| n.as_str().cmp(field))
-            .is_err()
-    }
-
-    /// Whether a source-level call of this name (`arity` `None`: a method reference) may read
-    /// the call stack while it runs: a JDK stack reader, or a class-path method that may reach
-    /// one. A constructor call asks with the class's simple name.
-    pub fn may_read_stack(&self, name: &str, arity: Option<usize>) -> bool {
-        if stack::JDK_READERS.contains(&name) {
-            return true;
-        }
-        let from = self
-            .stack_readers
-            .partition_point(|(n, _)| n.as_str() < name);
-        self.stack_readers[from..]
-            .iter()
-            .take_while(|(n, _)| n == name)
-            .any(|&(_, a)| arity.is_none_or(|x| usize::from(a) == x))
-    }
-
-    /// Pure and impure method counts on the class path.
-    pub fn summary(&self) -> (usize, usize) {
-        (self.pure_methods, self.impure_methods)
-    }
-
-    /// The number of classes read.
-    pub fn class_count(&self) -> usize {
-        self.classes
-    }
-
-    /// The runtime class generator found on the class path.
-    pub fn openness(&self) -> Openness {
-        self.openness
-    }
-
-    fn callback_ok(&self, callback: Callback) -> bool {
-        match callback {
-            Callback::No => true,
-            Callback::Objects => self.callbacks_pure,
-            Callback::Functions => self.fn_callbacks_pure,
-        }
-    }
-
-    /// An allowlisted JDK method, called on a receiver of that JDK type: pure, and closed — the
-    /// class is final, or no class on the class path declares an impure method of that name and
-    /// arity and no generator can stand in for the receiver.
-    fn jdk_allows(&self, j: &JdkEntry, name: &str, arity: usize) -> bool {
-        let Some(callback) = j.verdict(name, arity) else {
-            return false;
-        };
-        if !self.callback_ok(callback) {
-            return false;
-        }
-        if j.is_final || name == "<init>" {
-            return true;
-        }
-        let key = (name, arity as u16);
-        let overridden = self
-            .impure
-            .binary_search_by(|(n, a)| (n.as_str(), *a).cmp(&key))
-            .is_ok();
-        !overridden && self.openness == Openness::Closed && !(self.proxies && j.is_interface)
-    }
-}
-
-/// `java.util.List<String>` → `List`.
-fn qualifier_simple_name(q: &str) -> &str {
-    let q = q
-        .split('<')
-        .next()
-        .unwrap_or(q)
-        .trim()
-        .trim_end_matches("[]");
-    q.rsplit('.').next().unwrap_or(q)
-}
-
 /// Reads every class under the directories and inside the jars of `class_path` and decides
 /// which methods are pure. The class path must hold every class a test can run: the main
 /// classes, the test classes and the dependencies.
 pub fn scan(class_path: &[PathBuf]) -> Result<Purity, PurityError> {
-    Ok(analyse(&classfile::read_class_path(class_path)?))
+    scan_with_jdk(class_path, &Supertypes::new())
+}
+
+/// [`scan`], with the JDK's class hierarchy (`jdk_types::read`) for the stack analysis.
+pub fn scan_with_jdk(
+    class_path: &[PathBuf],
+    jdk_types: &Supertypes,
+) -> Result<Purity, PurityError> {
+    Ok(analyse(&classfile::read_class_path(class_path)?, jdk_types))
 }
 
 /// Whether a class outside the class path is a JDK class.
@@ -219,6 +118,9 @@ struct Graph<'a> {
     methods: usize,
     openness: Openness,
     proxies: bool,
+    /// The JDK's hierarchy, when calls on JDK types dispatch by it (the stack analysis);
+    /// `None`: to every class-path method of the name and descriptor (purity).
+    jdk_types: Option<&'a Supertypes>,
 }
 
 impl<'a> Graph<'a> {
@@ -232,6 +134,7 @@ impl<'a> Graph<'a> {
             methods: 0,
             openness: Openness::Closed,
             proxies: false,
+            jdk_types: None,
         };
         for (ci, c) in classes.iter().enumerate() {
             g.by_name.insert(&c.name, ci);
@@ -424,8 +327,20 @@ impl<'a> Graph<'a> {
             }
             (_, None) => {
                 self.jdk(jdk_verdict(owner, name, arity), out);
-                let overriders = self.overriders.get(&(name, descriptor));
-                out.extend(overriders.into_iter().flatten());
+                let overriders = self
+                    .overriders
+                    .get(&(name, descriptor))
+                    .into_iter()
+                    .flatten();
+                match self.jdk_types {
+                    Some(types) if owner != "java/lang/Object" => {
+                        out.extend(overriders.filter(|&&n| {
+                            let ci = self.first.partition_point(|&f| f <= n) - 1;
+                            self.may_subtype(&self.classes[ci].name, owner, types)
+                        }))
+                    }
+                    _ => out.extend(overriders),
+                }
                 if self.jdk_open(owner) {
                     out.push(self.unknown());
                 }
@@ -489,8 +404,8 @@ fn arity16(descriptor: &str) -> u16 {
 /// The greatest fixed point: every method is pure unless it changes state itself, may
 /// initialise a class whose initialiser has an effect, has no body (and is not allowlisted),
 /// or depends on an impure method.
-fn analyse(classes: &[ClassFile]) -> Purity {
-    let g = Graph::new(classes);
+fn analyse(classes: &[ClassFile], jdk_types: &Supertypes) -> Purity {
+    let mut g = Graph::new(classes);
     let init_safe = init::init_safety(&g);
     let total = g.methods + 3;
     let mut deps: Vec<Vec<usize>> = vec![Vec::new(); total];
@@ -562,7 +477,8 @@ fn analyse(classes: &[ClassFile]) -> Purity {
         }
     }
     let impure = reaching(impure, &dependents);
-    let readers = reaching(stack::seeds(&g, total), &dependents);
+    g.jdk_types = Some(jdk_types);
+    let readers = stack::readers(&g, jdk_types, total);
     let mut p = summary::summarise(&g, &impure, &init_safe);
     p.stack_readers = stack::summarise(classes, &g.first, &readers);
     p

@@ -452,3 +452,50 @@ fn methods_that_may_read_the_stack_are_known_by_name() {
         "a test subclass's override of label() reads the stack"
     );
 }
+
+const REACH: &str = r#"package m;
+public class Reach {
+    public interface Step { void go(); }
+    public interface Action { void execute(); }
+    static String last;
+    public static String trace(Throwable t) { return t.getStackTrace()[0].getMethodName(); }
+    public static void record(Throwable t) { last = trace(t); }
+    public static void step(Step s) { s.go(); }
+    public static void runIt(Runnable r) { r.run(); }
+    public static void hand(java.util.concurrent.Executor e) { e.execute(() -> { }); }
+    public static String message(java.util.concurrent.ExecutionException e) { return e.getMessage(); }
+    public static String anyMessage(Exception e) { return e.getMessage(); }
+}
+"#;
+
+const REACH_TEST: &str = r#"package t;
+public class ReachTest {
+    static class Noisy extends Exception {
+        @Override public String getMessage() { return m.Reach.trace(new Throwable()); }
+    }
+    void steps() { m.Reach.step(() -> new Throwable().printStackTrace()); }
+    void runs() { m.Reach.runIt(() -> Thread.dumpStack()); }
+    void actions() { m.Reach.Action a = () -> new Throwable().printStackTrace(); a.execute(); }
+}
+"#;
+
+#[test]
+fn the_stack_analysis_follows_every_call_and_lambda_and_dispatches_by_the_jdk_hierarchy() {
+    let (dir, _, _) = main_and_tests(&[("Reach.java", REACH)], &[("ReachTest.java", REACH_TEST)]);
+    let tests = dir.path().join("test-classes");
+    let home = std::env::var("JAVA_HOME")
+        .unwrap_or_else(|_| "/usr/lib/jvm/java-17-openjdk-amd64".to_string());
+    let jdk = crate::bytecode::jdk_types::read(std::path::Path::new(&home));
+    let p = super::scan_with_jdk(&[dir.path().join("classes"), tests], &jdk).unwrap();
+    // A method with an effect (a static field write) still reaches the reader it calls.
+    assert!(p.may_read_stack("record", Some(1)));
+    // A test's lambda runs through a class-path functional interface and a JDK one.
+    assert!(p.may_read_stack("step", Some(1)));
+    assert!(p.may_read_stack("runIt", Some(1)));
+    // `Executor.execute(Runnable)` is not `Action.execute()`: another interface and arity.
+    assert!(!p.may_read_stack("hand", Some(1)));
+    // `getMessage` on an `ExecutionException` cannot run the test's `Noisy` (an `Exception`
+    // that is no `ExecutionException`); on an `Exception` it can.
+    assert!(!p.may_read_stack("message", Some(1)));
+    assert!(p.may_read_stack("anyMessage", Some(1)));
+}

@@ -12,6 +12,7 @@ pub mod warm_baseline;
 mod whole;
 
 use crate::bytecode::classfile::ClassPathError;
+use crate::bytecode::jdk_types::read as jdk_types;
 use crate::pool::spawn::{spawn_worker, SpawnError};
 use crate::project::javac::{compile_or_fail, copy_resources};
 use crate::project::{Project, ProjectError};
@@ -98,8 +99,8 @@ pub fn init(
     // library that generates subclasses (docs/deduplication.md).
     let mut scanned = vec![wd.classes(), wd.test_classes()];
     scanned.extend(project.classpath.iter().cloned());
-    let purity =
-        crate::bytecode::purity::scan(&scanned).map_err(|e| InitError::Purity(wd.classes(), e))?;
+    let purity = crate::bytecode::purity::scan_with_jdk(&scanned, &jdk_types(&tools.java_home))
+        .map_err(|e| InitError::Purity(wd.classes(), e))?;
     let (pure, impure) = purity.summary();
     tracing::info!("purity scan: {pure} pure and {impure} impure methods");
     let left_out: Vec<(String, String)> = project

@@ -3,9 +3,10 @@
 //! seeds are the JDK's stack readers; the readers are every class-path method that may reach one
 //! (over the same call graph as purity, so overrides and callbacks count).
 
-use super::classfile::{self, ClassFile};
-use super::jdk::simple_name;
-use super::Graph;
+use super::classfile::{self, ClassFile, InvokeKind, ACC_ABSTRACT, ACC_INTERFACE, ACC_STATIC};
+use super::jdk::{callbacks, simple_name};
+use super::{Graph, Supertypes};
+use std::collections::{HashMap, HashSet};
 
 /// JDK methods that read the stack (or a throwable's frames) by name, whatever the receiver:
 /// `Throwable`/`Thread`/`StackWalker` readers, and the JDK logger, which infers its caller.
@@ -35,8 +36,115 @@ fn is_jdk_reader(owner: &str, name: &str) -> bool {
     }
 }
 
+/// A lambda (or method reference): its functional interface, the functional method's arity and
+/// the nodes of its body.
+type Lambda<'a> = (&'a str, usize, Vec<usize>);
+
+/// The call graph of the stack analysis. Not purity's: purity stops at a method's first effect
+/// and sends a call of an abstract or JDK method to unknown (impure) code, while a stack read
+/// needs every call of every method, and where lambdas can run:
+/// - a call on a JDK type dispatches to the overrides in the class path's subtypes of that type
+///   only (the JDK's hierarchy from `jdk_types`), not to every method of that name;
+/// - a call of an interface method of the class path, or of a JDK type, may run every lambda
+///   whose functional method has that name (`LambdaMetafactory` says which);
+/// - the JDK calls back (`Callback::Functions`) only the functional methods purity's callback
+///   lists name, so the function-callback node depends on those lambdas, not on every one: a
+///   test's `assertThrows(…, () -> printStackTrace())` is not reached through `Stream.map`.
+///
+/// A handle used otherwise than as a lambda's body counts under every name.
+fn graph(g: &Graph, jdk_types: &Supertypes) -> Vec<Vec<usize>> {
+    // Per functional method name: the lambdas implementing it.
+    let mut by_sam: HashMap<&str, Vec<Lambda>> = HashMap::new();
+    let mut any_name: Vec<usize> = Vec::new();
+    let mut out = vec![Vec::new(); g.methods + 3];
+    let mut fn_callbacks = vec![g.callbacks()];
+    let callback_name = |n: &str| callbacks().iter().flatten().any(|(c, _)| *c == n);
+    for c in g.classes {
+        for (handle, sams) in c.handles.iter().zip(&c.handle_sams) {
+            let mut targets = Vec::new();
+            match handle {
+                Some((kind, target)) => g.invoke(*kind, target, &mut targets),
+                None => targets.push(g.unknown()),
+            }
+            match sams {
+                Some(sams) => {
+                    for s in sams {
+                        let entry = (s.interface.as_str(), s.arity, targets.clone());
+                        by_sam.entry(&s.name).or_default().push(entry);
+                    }
+                    if sams.iter().any(|s| callback_name(&s.name)) {
+                        fn_callbacks.extend(&targets);
+                    }
+                }
+                None => {
+                    any_name.extend(&targets);
+                    fn_callbacks.extend(&targets);
+                }
+            }
+        }
+    }
+    any_name.sort_unstable();
+    any_name.dedup();
+    // The lambda bodies a call of `owner.name` with `arity` arguments may run.
+    let lambdas = |owner: &str, name: &str, arity: usize| -> Vec<usize> {
+        let mut d = any_name.clone();
+        for (interface, a, targets) in by_sam.get(name).into_iter().flatten() {
+            let fits = *a == arity || *a == usize::MAX;
+            if fits && g.may_subtype(interface, owner, jdk_types) {
+                d.extend(targets);
+            }
+        }
+        d
+    };
+    let mut cache: HashMap<(InvokeKind, &classfile::MemberRef), Vec<usize>> = HashMap::new();
+    for (ci, c) in g.classes.iter().enumerate() {
+        let interface = c.access & ACC_INTERFACE != 0;
+        for (mi, m) in c.methods.iter().enumerate() {
+            let node = g.first[ci] + mi;
+            let arity = classfile::arity(&m.descriptor).unwrap_or(usize::MAX);
+            if m.access & ACC_STATIC == 0 {
+                if callbacks()[0].contains(&(m.name.as_str(), arity)) {
+                    out[g.callbacks()].push(node);
+                }
+                if callbacks()[1].contains(&(m.name.as_str(), arity)) {
+                    fn_callbacks.push(node);
+                }
+            }
+            if interface && m.access & ACC_ABSTRACT != 0 {
+                out[node].extend(lambdas(&c.name, &m.name, arity));
+            }
+            let Some(code) = &m.code else { continue };
+            for (kind, t) in &code.invokes {
+                let d = cache.entry((*kind, t)).or_insert_with(|| {
+                    let mut d = Vec::new();
+                    g.invoke(*kind, t, &mut d);
+                    let dynamic = matches!(kind, InvokeKind::Interface | InvokeKind::Virtual);
+                    if dynamic && !g.by_name.contains_key(t.owner.as_str()) {
+                        let arity = classfile::arity(&t.descriptor).unwrap_or(usize::MAX);
+                        d.extend(lambdas(&t.owner, &t.name, arity));
+                    }
+                    d.sort_unstable();
+                    d.dedup();
+                    d
+                });
+                out[node].extend_from_slice(d);
+            }
+            if m.name == "<init>" {
+                // A JDK exception constructor calls `fillInStackTrace()`, which the class
+                // being constructed (or a subclass) may override.
+                let fill_in = ("fillInStackTrace", "()Ljava/lang/Throwable;");
+                g.in_hierarchy(ci, fill_in, &mut out[node]);
+            }
+        }
+    }
+    fn_callbacks.sort_unstable();
+    fn_callbacks.dedup();
+    out[g.fn_callbacks()] = fn_callbacks;
+    out
+}
+
 /// Per graph node: whether the method itself calls a JDK stack reader.
-pub(super) fn seeds(g: &Graph, total: usize) -> Vec<bool> {
+fn seeds(g: &Graph, total: usize) -> Vec<bool> {
     let mut seed = vec![false; total];
     for (ci, c) in g.classes.iter().enumerate() {
         for (mi, m) in c.methods.iter().enumerate() {
@@ -75,4 +183,43 @@ pub(super) fn summarise(
     out.sort_unstable();
     out.dedup();
     out
+}
+
+/// Every method that may read the stack: the seeds and whatever reaches them over [`graph`].
+pub(super) fn readers(g: &Graph, jdk_types: &Supertypes, total: usize) -> Vec<bool> {
+    let mut dependents = vec![Vec::new(); total];
+    for (node, ds) in graph(g, jdk_types).iter().enumerate() {
+        for &d in ds {
+            dependents[d].push(node);
+        }
+    }
+    super::reaching(seeds(g, total), &dependents)
+}
+
+impl Graph<'_> {
+    /// Whether an object of type `t` (class path or JDK) may be a `target`: its ancestry reaches
+    /// it, or leaves what is known (class path and JDK hierarchy) before it could.
+    pub(super) fn may_subtype(&self, t: &str, target: &str, types: &Supertypes) -> bool {
+        let mut todo = vec![t];
+        let mut seen = HashSet::new();
+        while let Some(t) = todo.pop() {
+            if t == target {
+                return true;
+            }
+            if !seen.insert(t) {
+                continue;
+            }
+            match self.by_name.get(t) {
+                Some(&k) => {
+                    let c = &self.classes[k];
+                    todo.extend(c.super_name.iter().chain(&c.interfaces).map(String::as_str));
+                }
+                None => match types.get(t) {
+                    Some(s) => todo.extend(s.iter().map(String::as_str)),
+                    None => return true,
+                },
+            }
+        }
+        false
+    }
 }

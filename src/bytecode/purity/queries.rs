@@ -1,0 +1,117 @@
+//! The questions the weaver asks of a persisted [`Purity`]: whether a source-level call, a class
+//! initialisation or a static read can change state, and whether a call may read the stack.
+
+use super::jdk::{jdk, Callback, JdkEntry};
+use super::{stack, Openness, Purity};
+
+impl Purity {
+    /// Whether a source-level call with this qualifier (a class simple name or a declared type;
+    /// `None` for a receiver of unknown type), name and argument count can change no program
+    /// state. `<init>` asks about a constructor.
+    pub fn call_is_pure(&self, qualifier: Option<&str>, name: &str, arity: usize) -> bool {
+        let (Some(q), Ok(arity16)) = (qualifier.map(qualifier_simple_name), u16::try_from(arity))
+        else {
+            return false;
+        };
+        let project = self.names.binary_search_by(|n| n.as_str().cmp(q)).is_ok();
+        let jdk_entries: Vec<&JdkEntry> = jdk().iter().filter(|j| j.simple == q).collect();
+        if !project && jdk_entries.is_empty() {
+            return false;
+        }
+        let project_ok = !project
+            || self
+                .pure
+                .binary_search_by(|(n, a, c)| (n.as_str(), *a, c.as_str()).cmp(&(name, arity16, q)))
+                .is_ok();
+        project_ok && jdk_entries.iter().all(|j| self.jdk_allows(j, name, arity))
+    }
+
+    /// Whether initialising the class of this simple name (a static call, a static field read,
+    /// `new`) can have no effect a test could see. Classes not on the class path are JDK classes.
+    pub fn init_is_safe(&self, class: &str) -> bool {
+        let q = qualifier_simple_name(class);
+        self.init_unsafe
+            .binary_search_by(|n| n.as_str().cmp(q))
+            .is_err()
+    }
+
+    /// Whether reading a static field of this name, declared in some class other than the
+    /// enclosing one (a static import, an outer or inherited class), cannot initialise a class
+    /// whose initialisation has an effect.
+    pub fn static_read_is_safe(&self, field: &str) -> bool {
+        self.init_unsafe_statics
+            .binary_search_by(|n| n.as_str().cmp(field))
+            .is_err()
+    }
+
+    /// Whether a source-level call of this name (`arity` `None`: a method reference) may read
+    /// the call stack while it runs: a JDK stack reader, or a class-path method that may reach
+    /// one. A constructor call asks with the class's simple name.
+    pub fn may_read_stack(&self, name: &str, arity: Option<usize>) -> bool {
+        if stack::JDK_READERS.contains(&name) {
+            return true;
+        }
+        let from = self
+            .stack_readers
+            .partition_point(|(n, _)| n.as_str() < name);
+        self.stack_readers[from..]
+            .iter()
+            .take_while(|(n, _)| n == name)
+            .any(|&(_, a)| arity.is_none_or(|x| usize::from(a) == x))
+    }
+
+    /// Pure and impure method counts on the class path.
+    pub fn summary(&self) -> (usize, usize) {
+        (self.pure_methods, self.impure_methods)
+    }
+
+    /// The number of classes read.
+    pub fn class_count(&self) -> usize {
+        self.classes
+    }
+
+    /// The runtime class generator found on the class path.
+    pub fn openness(&self) -> Openness {
+        self.openness
+    }
+
+    fn callback_ok(&self, callback: Callback) -> bool {
+        match callback {
+            Callback::No => true,
+            Callback::Objects => self.callbacks_pure,
+            Callback::Functions => self.fn_callbacks_pure,
+        }
+    }
+
+    /// An allowlisted JDK method, called on a receiver of that JDK type: pure, and closed — the
+    /// class is final, or no class on the class path declares an impure method of that name and
+    /// arity and no generator can stand in for the receiver.
+    fn jdk_allows(&self, j: &JdkEntry, name: &str, arity: usize) -> bool {
+        let Some(callback) = j.verdict(name, arity) else {
+            return false;
+        };
+        if !self.callback_ok(callback) {
+            return false;
+        }
+        if j.is_final || name == "<init>" {
+            return true;
+        }
+        let key = (name, arity as u16);
+        let overridden = self
+            .impure
+            .binary_search_by(|(n, a)| (n.as_str(), *a).cmp(&key))
+            .is_ok();
+        !overridden && self.openness == Openness::Closed && !(self.proxies && j.is_interface)
+    }
+}
+
+/// `java.util.List<String>` → `List`.
+fn qualifier_simple_name(q: &str) -> &str {
+    let q = q
+        .split('<')
+        .next()
+        .unwrap_or(q)
+        .trim()
+        .trim_end_matches("[]");
+    q.rsplit('.').next().unwrap_or(q)
+}
