@@ -257,7 +257,13 @@ STACK_CALLER = [
     ("try { fee = amount / (amount - 100); } catch (ArithmeticException e) { lastMark = e; fee = amount / 10; }",
      "s"),
     ("fee = (amount + 0) / 10;", "s"),
+    # The stack read in a callee of a method with an effect, and in a lambda run through a JDK
+    # functional interface: both missed by the stack analysis before it had its own call graph.
+    ("fee = countedCaller().equals(\"charge\") ? amount / 10 : 0;", "s"),
+    ("fee = lazyCaller().equals(\"charge\") ? amount / 10 : 0;", "s"),
     ("fee = amount / 10 + (caller().equals(\"charge\") ? 1 : 0);", "F"),
+    ("fee = countedCaller().equals(\"charge\") ? amount / 9 : 0;", "F"),
+    ("fee = lazyCaller().equals(\"charge\") ? 0 : amount / 10;", "F"),
     ("fee = (lastMark = new IllegalStateException()) == null ? 0 : amount / 9;", "F"),
     ("fee = amount / 9;", "F"),
     ("fee = amount / ten;", "C"),                   # undefined name
