@@ -1,7 +1,7 @@
 //! Which calls may read the call stack while they run: a patch's isolation unit is a generated
 //! method, so a stack read during the patch sees a frame plain validation does not have. The
 //! seeds are the JDK's stack readers; the readers are every class-path method that may reach one
-//! (over the same call graph as purity, so overrides and callbacks count).
+//! over a call graph of its own ([`graph`]: overrides, callbacks and lambdas count).
 
 use super::classfile::{self, ClassFile, InvokeKind, ACC_ABSTRACT, ACC_INTERFACE, ACC_STATIC};
 use super::jdk::{callbacks, simple_name};
