@@ -259,9 +259,13 @@ impl Plan {
     /// Leaves out of the schemata every patch that could see its isolation unit on the call
     /// stack (`stack.rs`); call before `enable_tree`.
     pub fn exclude_stack_exposed(&mut self, oracle: &dyn stack::StackOracle) {
+        let fields = parser()
+            .parse(&self.src, None)
+            .map(|t| eligible::class_fields(&self.src, t.root_node(), &self.site))
+            .unwrap_or_default();
         for (i, stmt) in self.statements.iter().enumerate() {
             if self.excluded[i].is_none() {
-                self.excluded[i] = stack::stack_exposure(stmt, oracle);
+                self.excluded[i] = stack::stack_exposure(stmt, &self.site, &fields, oracle);
             }
         }
     }

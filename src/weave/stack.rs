@@ -3,6 +3,9 @@
 //! it that outlives it without being thrown out of the unit (whose frames `Rt.framed` rewrites),
 //! shows a frame plain validation never has. Such a patch is validated on its own, unwoven.
 
+use super::names::{kind_of, Kind, Names};
+use super::scope::Site;
+use super::sequential::Field;
 use super::text;
 use tree_sitter::Node;
 
@@ -26,19 +29,87 @@ impl<F: Fn(&str, Option<usize>) -> bool> StackOracle for F {
 }
 
 /// Why the patched statement `stmt` could observe its isolation unit on the stack, if it could.
-pub fn stack_exposure(stmt: &str, oracle: &dyn StackOracle) -> Option<String> {
+/// `site` and `fields` give the declared types of the names it uses, for the calls it makes
+/// without naming them (a reference converted to a string calls its `toString()`).
+pub fn stack_exposure(
+    stmt: &str,
+    site: &Site,
+    fields: &[(Field, bool)],
+    oracle: &dyn StackOracle,
+) -> Option<String> {
     let wrapped = format!("class __PV {{ void __m() {{\n{stmt}\n}} }}");
     let tree = super::parser().parse(&wrapped, None)?;
     let src = wrapped.as_str();
+    let mut names = Names {
+        site,
+        fields,
+        declared: Vec::new(),
+        class_name: None,
+    };
+    let mut all = Vec::new();
     let mut todo = vec![tree.root_node()];
     while let Some(n) = todo.pop() {
-        if let Some(why) = exposure_at(src, n, oracle) {
-            return Some(why);
+        if n.kind() == "variable_declarator" {
+            if let Some(name) = n.child_by_field_name("name") {
+                names.declared.push(text(src, name).to_string());
+            }
         }
+        all.push(n);
         let mut c = n.walk();
         todo.extend(n.named_children(&mut c));
     }
-    None
+    all.into_iter()
+        .find_map(|n| exposure_at(src, n, oracle).or_else(|| implicit_call(src, n, &names, oracle)))
+}
+
+/// A stack read in a call the statement makes without naming it: `toString()` of a reference
+/// converted to a string (`+` with a string, `+=` on one, an `assert` message), `iterator()`,
+/// `hasNext()` and `next()` of an enhanced `for` over an `Iterable`, `close()` of a resource.
+fn implicit_call(src: &str, n: Node, names: &Names, oracle: &dyn StackOracle) -> Option<String> {
+    let reads = |name: &str| oracle.may_read_stack(name, Some(0));
+    let kind = |f: &str| {
+        n.child_by_field_name(f)
+            .map_or(Kind::Unknown, |e| kind_of(src, e, names))
+    };
+    let converted = match n.kind() {
+        "binary_expression"
+            if n.child_by_field_name("operator").map(|o| text(src, o)) == Some("+") =>
+        {
+            let (a, b) = (kind("left"), kind("right"));
+            (a.may_call_to_string() && b.may_be_string())
+                || (b.may_call_to_string() && a.may_be_string())
+        }
+        "assignment_expression"
+            if n.child_by_field_name("operator").map(|o| text(src, o)) == Some("+=") =>
+        {
+            kind("left").may_be_string() && kind("right").may_call_to_string()
+        }
+        "assert_statement" => n
+            .named_child(1)
+            .is_some_and(|d| kind_of(src, d, names).may_call_to_string()),
+        "enhanced_for_statement" => {
+            let value = n.child_by_field_name("value")?;
+            let array = value.kind() == "identifier"
+                && names
+                    .type_of(text(src, value))
+                    .is_some_and(|t| t.trim_end().ends_with(']'));
+            let name = ["iterator", "hasNext", "next"]
+                .into_iter()
+                .find(|m| reads(m))
+                .filter(|_| !array)?;
+            return Some(format!(
+                "its `for` calls `{name}`, which may read the call stack"
+            ));
+        }
+        "try_with_resources_statement" => {
+            return reads("close")
+                .then(|| "its `try` calls `close`, which may read the call stack".to_string());
+        }
+        _ => false,
+    };
+    (converted && reads("toString")).then(|| {
+        "it converts a reference to a string: its `toString` may read the call stack".to_string()
+    })
 }
 
 /// `java.util.List<String>` → `List`.
@@ -138,7 +209,7 @@ fn escapes(src: &str, body: Node, name: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::stack_exposure;
+    use super::{stack_exposure, Site, StackOracle};
 
     fn readers(name: &str, _arity: Option<usize>) -> bool {
         matches!(
@@ -147,8 +218,43 @@ mod tests {
         )
     }
 
+    /// A location with locals of a reference, an iterable, an array and a string type.
+    fn site() -> Site {
+        let src = "class A { int f(Mark mark, Items items, int[] counts, String s) { int y = 0; y += 1; return y; } }";
+        let t = crate::weave::parser().parse(src, None).unwrap();
+        let start = src.find("y += 1;").unwrap();
+        crate::weave::scope::analyse(src, t.root_node(), start..start + 7).unwrap()
+    }
+
+    fn exposed_with(stmt: &str, oracle: &dyn StackOracle) -> bool {
+        stack_exposure(stmt, &site(), &[], oracle).is_some()
+    }
+
     fn exposed(stmt: &str) -> bool {
-        stack_exposure(stmt, &readers).is_some()
+        exposed_with(stmt, &readers)
+    }
+
+    #[test]
+    fn implicit_calls_that_may_read_the_stack_are_exposed() {
+        let implicit =
+            |name: &str, _arity: Option<usize>| matches!(name, "toString" | "iterator" | "close");
+        let with = |stmt: &str| exposed_with(stmt, &implicit);
+        assert!(with("s = \"at \" + mark;"));
+        assert!(with("s += mark;"));
+        assert!(
+            with("s = s + mark.peer();"),
+            "a call's result of unknown type"
+        );
+        assert!(with("assert y > 0 : mark;"));
+        assert!(with("for (Object o : items) { y++; }"));
+        assert!(with("try (Items i = items) { y++; }"));
+        assert!(!with("y = y + 1;"), "no string");
+        assert!(!with("s = s + y + \"!\";"), "strings and values only");
+        assert!(!with("for (int c : counts) { y += c; }"), "an array");
+        // The same statements when those methods cannot read the stack.
+        assert!(!exposed("s = \"at \" + mark;"));
+        assert!(!exposed("for (Object o : items) { y++; }"));
+        assert!(!exposed("try (Items i = items) { y++; }"));
     }
 
     #[test]

@@ -33,6 +33,35 @@ public class Audit {
         return new Throwable().getStackTrace()[depth].getMethodName();
     }
 
+    /** The method of this class that last closed a {@link Tab}, and the one that iterated one. */
+    public static String closedIn;
+    public static String iteratedIn;
+
+    /** A resource and an iterable that note which method of this class closed or iterated it. */
+    public static class Tab implements AutoCloseable, Iterable<Integer> {
+        @Override
+        public void close() {
+            closedIn = innermostHere();
+        }
+
+        @Override
+        public java.util.Iterator<Integer> iterator() {
+            iteratedIn = innermostHere();
+            return java.util.Collections.singletonList(10).iterator();
+        }
+    }
+
+    /** The method of the innermost frame of this class (not of a nested one) that called this. */
+    static String innermostHere() {
+        StackTraceElement[] frames = new Throwable().getStackTrace();
+        for (int i = 1; i < frames.length; i++) {
+            if (frames[i].getClassName().equals(Audit.class.getName())) {
+                return frames[i].getMethodName();
+            }
+        }
+        return "?";
+    }
+
     public static int charge(int amount) {
         int fee;
         fee = amount / 10;

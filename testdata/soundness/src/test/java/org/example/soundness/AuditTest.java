@@ -12,6 +12,12 @@ public class AuditTest {
         if (Audit.lastMark != null) {
             assertEquals("charge", Audit.lastMark.getStackTrace()[0].getMethodName());
         }
+        if (Audit.closedIn != null) {
+            assertEquals("charge", Audit.closedIn);
+        }
+        if (Audit.iteratedIn != null) {
+            assertEquals("charge", Audit.iteratedIn);
+        }
     }
 
     @Test
