@@ -1,8 +1,8 @@
 //! `patchval fuzz`, the differential fuzzer: seeded random statement locations of an initialised
-//! project (`locate.rs`), patch sets made by mutation operators (`mutate.rs`, `hazard.rs`) and
-//! written as manifest-v3 files, validated by the default technique, `--no-dedup` and plain
-//! (`compare.rs`); every patch on which they disagree is printed and reduced to a minimal
-//! reproducer (`reduce.rs`). Exits non-zero when any disagreement is found.
+//! project (`locate.rs`), patch sets made by mutation operators (`mutate.rs`, `hazard.rs`,
+//! `stackread.rs`) and written as manifest-v3 files, validated by the default technique,
+//! `--no-dedup` and plain (`compare.rs`); every patch on which they disagree is printed and
+//! reduced to a minimal reproducer (`reduce.rs`). Exits non-zero when any disagreement is found.
 
 pub mod compare;
 pub mod hazard;
@@ -11,6 +11,7 @@ pub mod mutate;
 pub mod reduce;
 pub mod rng;
 pub mod spot;
+pub mod stackread;
 #[cfg(test)]
 mod tests;
 

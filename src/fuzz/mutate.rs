@@ -246,6 +246,7 @@ pub fn generate(s: &Spot, rng: &mut Rng, max: usize) -> Vec<Mutant> {
     let orig = s.orig();
     let mut all = classic(s);
     all.extend(super::hazard::hazards(s));
+    all.extend(super::stackread::stack_reads(s));
     let mut seen: BTreeSet<String> = BTreeSet::new();
     seen.insert(orig.to_string());
     let mut by_op: BTreeMap<&'static str, Vec<Mutant>> = BTreeMap::new();

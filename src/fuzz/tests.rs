@@ -279,3 +279,25 @@ public class Tally {
     // An anonymous class's block is not a location (its class is not the one around it).
     assert!(cands.iter().all(|c| text(c) != "seen = 1;"));
 }
+
+#[test]
+fn stack_operators_check_the_frame_the_code_around_the_statement_runs_in() {
+    let files = files();
+    let spot_at = |stmt: &str| {
+        let start = LIMITS.find(stmt).unwrap();
+        locate::spot(&files[0], &(start..start + stmt.len()), &[]).unwrap()
+    };
+    let reads = super::stackread::stack_reads(&spot_at("count += xs[i];"));
+    assert_eq!(
+        reads.iter().map(|m| m.op).collect::<Vec<_>>(),
+        ["stack-read", "stack-read", "stack-kept", "stack-log"]
+    );
+    for m in &reads {
+        assert!(m.text.contains("\"add\".equals("), "{}", m.text);
+        assert!(m.text.ends_with("count += xs[i];"), "{}", m.text);
+    }
+    let static_block = super::stackread::stack_reads(&spot_at("last = 0;"));
+    assert!(static_block[0].text.contains("\"<clinit>\".equals("));
+    // A field's initialiser is no statement to put a check before.
+    assert!(super::stackread::stack_reads(&spot_at("private int step = 1 + 1;")).is_empty());
+}
