@@ -136,9 +136,6 @@ fn lambda_bodies(
     bootstraps: &[(u16, Vec<u16>)],
 ) -> Result<HashMap<u16, Option<Vec<Sam>>>, ClassFormatError> {
     let mut uses: HashMap<u16, Option<Vec<Sam>>> = HashMap::new();
-    let other = |uses: &mut HashMap<u16, Option<Vec<Sam>>>, i: u16| {
-        uses.insert(i, None);
-    };
     let mut names: HashMap<usize, Vec<(String, String)>> = HashMap::new();
     for c in &pool.0 {
         if let Const::InvokeDynamic(b, nat) = *c {
@@ -155,7 +152,7 @@ fn lambda_bodies(
         }
     }
     for (bi, (method, args)) in bootstraps.iter().enumerate() {
-        other(&mut uses, *method);
+        uses.insert(*method, None);
         let lambda = match pool.get(*method)? {
             Const::MethodHandle(_, m) => {
                 pool.member(*m)?.owner == "java/lang/invoke/LambdaMetafactory"

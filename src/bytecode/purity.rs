@@ -333,10 +333,10 @@ impl<'a> Graph<'a> {
                     .into_iter()
                     .flatten();
                 match self.jdk_types {
-                    Some(types) if owner != "java/lang/Object" => {
+                    Some(_) if owner != "java/lang/Object" => {
                         out.extend(overriders.filter(|&&n| {
                             let ci = self.first.partition_point(|&f| f <= n) - 1;
-                            self.may_subtype(&self.classes[ci].name, owner, types)
+                            self.may_subtype(&self.classes[ci].name, owner)
                         }))
                     }
                     _ => out.extend(overriders),
@@ -478,7 +478,7 @@ fn analyse(classes: &[ClassFile], jdk_types: &Supertypes) -> Purity {
     }
     let impure = reaching(impure, &dependents);
     g.jdk_types = Some(jdk_types);
-    let readers = stack::readers(&g, jdk_types, total);
+    let readers = stack::readers(&g, total);
     let mut p = summary::summarise(&g, &impure, &init_safe);
     p.stack_readers = stack::summarise(classes, &g.first, &readers);
     p

@@ -5,7 +5,7 @@
 
 use super::classfile::{self, ClassFile, InvokeKind, ACC_ABSTRACT, ACC_INTERFACE, ACC_STATIC};
 use super::jdk::{callbacks, simple_name};
-use super::{Graph, Supertypes};
+use super::Graph;
 use std::collections::{HashMap, HashSet};
 
 /// JDK methods that read the stack (or a throwable's frames) by name, whatever the receiver:
@@ -52,7 +52,7 @@ type Lambda<'a> = (&'a str, usize, Vec<usize>);
 ///   test's `assertThrows(…, () -> printStackTrace())` is not reached through `Stream.map`.
 ///
 /// A handle used otherwise than as a lambda's body counts under every name.
-fn graph(g: &Graph, jdk_types: &Supertypes) -> Vec<Vec<usize>> {
+fn graph(g: &Graph) -> Vec<Vec<usize>> {
     // Per functional method name: the lambdas implementing it.
     let mut by_sam: HashMap<&str, Vec<Lambda>> = HashMap::new();
     let mut any_name: Vec<usize> = Vec::new();
@@ -90,7 +90,7 @@ fn graph(g: &Graph, jdk_types: &Supertypes) -> Vec<Vec<usize>> {
         let mut d = any_name.clone();
         for (interface, a, targets) in by_sam.get(name).into_iter().flatten() {
             let fits = *a == arity || *a == usize::MAX;
-            if fits && g.may_subtype(interface, owner, jdk_types) {
+            if fits && g.may_subtype(interface, owner) {
                 d.extend(targets);
             }
         }
@@ -186,9 +186,9 @@ pub(super) fn summarise(
 }
 
 /// Every method that may read the stack: the seeds and whatever reaches them over [`graph`].
-pub(super) fn readers(g: &Graph, jdk_types: &Supertypes, total: usize) -> Vec<bool> {
+pub(super) fn readers(g: &Graph, total: usize) -> Vec<bool> {
     let mut dependents = vec![Vec::new(); total];
-    for (node, ds) in graph(g, jdk_types).iter().enumerate() {
+    for (node, ds) in graph(g).iter().enumerate() {
         for &d in ds {
             dependents[d].push(node);
         }
@@ -198,8 +198,8 @@ pub(super) fn readers(g: &Graph, jdk_types: &Supertypes, total: usize) -> Vec<bo
 
 impl Graph<'_> {
     /// Whether an object of type `t` (class path or JDK) may be a `target`: its ancestry reaches
-    /// it, or leaves what is known (class path and JDK hierarchy) before it could.
-    pub(super) fn may_subtype(&self, t: &str, target: &str, types: &Supertypes) -> bool {
+    /// it, or leaves what is known (class path and `jdk_types`) before it could.
+    pub(super) fn may_subtype(&self, t: &str, target: &str) -> bool {
         let mut todo = vec![t];
         let mut seen = HashSet::new();
         while let Some(t) = todo.pop() {
@@ -214,7 +214,7 @@ impl Graph<'_> {
                     let c = &self.classes[k];
                     todo.extend(c.super_name.iter().chain(&c.interfaces).map(String::as_str));
                 }
-                None => match types.get(t) {
+                None => match self.jdk_types.and_then(|types| types.get(t)) {
                     Some(s) => todo.extend(s.iter().map(String::as_str)),
                     None => return true,
                 },
