@@ -52,6 +52,11 @@ pub struct Purity {
     /// `(name, arity)` of every class-path method that may read the call stack (constructors
     /// under their class's simple name), sorted: see `stack.rs`.
     stack_readers: Vec<(String, u16)>,
+    /// Whether a project method the JDK may call back (`equals`, `toString`, ...) may read the
+    /// call stack, and whether, in addition, a lambda or functional method may: then a JDK
+    /// method that calls back may too.
+    stack_callbacks: bool,
+    stack_fn_callbacks: bool,
     classes: usize,
     pure_methods: usize,
     impure_methods: usize,
@@ -480,7 +485,9 @@ fn analyse(classes: &[ClassFile], jdk_types: &Supertypes) -> Purity {
     g.jdk_types = Some(jdk_types);
     let readers = stack::readers(&g, total);
     let mut p = summary::summarise(&g, &impure, &init_safe);
-    p.stack_readers = stack::summarise(classes, &g.first, &readers);
+    p.stack_readers = stack::summarise(&g, &readers);
+    p.stack_callbacks = readers[g.callbacks()];
+    p.stack_fn_callbacks = readers[g.fn_callbacks()];
     p
 }
 

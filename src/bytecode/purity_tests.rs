@@ -465,6 +465,9 @@ public class Reach {
     public static void hand(java.util.concurrent.Executor e) { e.execute(() -> { }); }
     public static String message(java.util.concurrent.ExecutionException e) { return e.getMessage(); }
     public static String anyMessage(Exception e) { return e.getMessage(); }
+    public static java.util.function.Supplier<String> where() { return () -> trace(new Throwable()); }
+    @Override public boolean equals(Object o) { return trace(new Throwable()) != null; }
+    @Override public int hashCode() { return 1; }
 }
 "#;
 
@@ -498,4 +501,36 @@ fn the_stack_analysis_follows_every_call_and_lambda_and_dispatches_by_the_jdk_hi
     // that is no `ExecutionException`); on an `Exception` it can.
     assert!(!p.may_read_stack("message", Some(1)));
     assert!(p.may_read_stack("anyMessage", Some(1)));
+    // A lambda that reads the stack is called through its functional method, here the JDK's
+    // `Supplier.get`, which no class-path method declares.
+    assert!(p.may_read_stack("get", Some(0)));
+    // `Reach.equals` reads the stack: a call of `equals` may, unless only JDK code can run.
+    assert!(p.may_read_stack("equals", Some(1)));
+    assert!(p.may_read_stack_on("Object", false, "equals", 1));
+    assert!(p.may_read_stack_on("Reach", false, "equals", 1));
+    assert!(
+        !p.may_read_stack_on("String", false, "equals", 1),
+        "a final JDK class"
+    );
+    assert!(!p.may_read_stack_on("java.lang.String", false, "equals", 1));
+    assert!(
+        !p.may_read_stack_on("Objects", true, "isNull", 1),
+        "a static JDK call"
+    );
+    assert!(
+        p.may_read_stack_on("Objects", true, "equals", 2),
+        "it calls `equals` back"
+    );
+    // So may any JDK method of that name that calls project objects back.
+    assert!(p.may_read_stack("contains", Some(1)), "`List.contains`");
+    assert!(p.may_read_stack("valueOf", None), "`String::valueOf`");
+    assert!(!p.may_read_stack("size", Some(0)));
+    assert!(
+        p.may_read_stack_on("String[]", false, "equals", 1),
+        "an array"
+    );
+    assert!(
+        p.may_read_stack_on("Thread", false, "getStackTrace", 0),
+        "a JDK reader"
+    );
 }

@@ -14,11 +14,28 @@ pub trait StackOracle {
     /// Whether a call of this name (`arity` `None`: a method reference; a constructor is asked
     /// under its class's simple name) may read the call stack while it runs.
     fn may_read_stack(&self, name: &str, arity: Option<usize>) -> bool;
+
+    /// The same for a call on a receiver of this declared type (`is_static`: a static call on
+    /// this class), which may rule out the class-path methods of that name. By default it does
+    /// not.
+    fn may_read_stack_on(
+        &self,
+        _receiver: &str,
+        _is_static: bool,
+        name: &str,
+        arity: usize,
+    ) -> bool {
+        self.may_read_stack(name, Some(arity))
+    }
 }
 
 impl StackOracle for crate::bytecode::purity::Purity {
     fn may_read_stack(&self, name: &str, arity: Option<usize>) -> bool {
         crate::bytecode::purity::Purity::may_read_stack(self, name, arity)
+    }
+
+    fn may_read_stack_on(&self, receiver: &str, is_static: bool, name: &str, arity: usize) -> bool {
+        crate::bytecode::purity::Purity::may_read_stack_on(self, receiver, is_static, name, arity)
     }
 }
 
@@ -49,17 +66,32 @@ pub fn stack_exposure(
     let mut all = Vec::new();
     let mut todo = vec![tree.root_node()];
     while let Some(n) = todo.pop() {
-        if n.kind() == "variable_declarator" {
-            if let Some(name) = n.child_by_field_name("name") {
-                names.declared.push(text(src, name).to_string());
-            }
+        // Every name the statement declares (locals, parameters of its lambdas and catches,
+        // loop variables), so that none is mistaken for a field of that name.
+        let declarer = matches!(
+            n.kind(),
+            "variable_declarator"
+                | "formal_parameter"
+                | "catch_formal_parameter"
+                | "enhanced_for_statement"
+        );
+        if let Some(name) = n.child_by_field_name("name").filter(|_| declarer) {
+            names.declared.push(text(src, name).to_string());
+        }
+        if n.kind() == "identifier"
+            && n.parent()
+                .is_some_and(|p| matches!(p.kind(), "lambda_expression" | "inferred_parameters"))
+            && n.next_sibling().is_some()
+        {
+            names.declared.push(text(src, n).to_string());
         }
         all.push(n);
         let mut c = n.walk();
         todo.extend(n.named_children(&mut c));
     }
-    all.into_iter()
-        .find_map(|n| exposure_at(src, n, oracle).or_else(|| implicit_call(src, n, &names, oracle)))
+    all.into_iter().find_map(|n| {
+        exposure_at(src, n, &names, oracle).or_else(|| implicit_call(src, n, &names, oracle))
+    })
 }
 
 /// A stack read in a call the statement makes without naming it: `toString()` of a reference
@@ -143,13 +175,40 @@ fn is_throwable_name(ty: &str) -> bool {
         .any(|s| ty.ends_with(s))
 }
 
-fn exposure_at(src: &str, n: Node, oracle: &dyn StackOracle) -> Option<String> {
+/// The declared type of a call's receiver where the statement says it, and whether the call is
+/// static (the receiver names a class): a string literal, a local or field, a class name.
+fn receiver<'s>(src: &'s str, call: Node, names: &'s Names) -> Option<(&'s str, bool)> {
+    let object = call.child_by_field_name("object")?;
+    match object.kind() {
+        "string_literal" => Some(("String", false)),
+        "identifier" => {
+            let id = text(src, object);
+            // A name the statement declares may hide a field of another type.
+            if names.declared.iter().any(|d| d == id) {
+                return None;
+            }
+            match names.type_of(id) {
+                Some(ty) => Some((ty, false)),
+                None if names.is_variable(id) => None,
+                None => id.starts_with(char::is_uppercase).then_some((id, true)),
+            }
+        }
+        _ => None,
+    }
+}
+
+fn exposure_at(src: &str, n: Node, names: &Names, oracle: &dyn StackOracle) -> Option<String> {
     match n.kind() {
         "method_invocation" => {
             let name = text(src, n.child_by_field_name("name")?);
-            oracle
-                .may_read_stack(name, arity(n))
-                .then(|| format!("it calls `{name}`, which may read the call stack"))
+            let arity = arity(n);
+            let reads = match (receiver(src, n, names), arity) {
+                (Some((ty, is_static)), Some(a)) => {
+                    oracle.may_read_stack_on(ty, is_static, name, a)
+                }
+                _ => oracle.may_read_stack(name, arity),
+            };
+            reads.then(|| format!("it calls `{name}`, which may read the call stack"))
         }
         "method_reference" => {
             let mut c = n.walk();
@@ -255,6 +314,35 @@ mod tests {
         assert!(!exposed("s = \"at \" + mark;"));
         assert!(!exposed("for (Object o : items) { y++; }"));
         assert!(!exposed("try (Items i = items) { y++; }"));
+    }
+
+    /// `equals` may read the stack, except on a `String` (as a final JDK class whose `equals`
+    /// calls nothing back).
+    struct Typed;
+    impl StackOracle for Typed {
+        fn may_read_stack(&self, name: &str, _arity: Option<usize>) -> bool {
+            name == "equals"
+        }
+        fn may_read_stack_on(&self, receiver: &str, _: bool, name: &str, a: usize) -> bool {
+            receiver != "String" && self.may_read_stack(name, Some(a))
+        }
+    }
+
+    #[test]
+    fn a_receiver_of_a_declared_type_is_asked_with_it() {
+        let with = |stmt: &str| exposed_with(stmt, &Typed);
+        assert!(!with("y = \"x\".equals(s) ? 1 : 0;"), "a string literal");
+        assert!(!with("y = s.equals(\"x\") ? 1 : 0;"), "a local `String`");
+        assert!(with("y = mark.equals(s) ? 1 : 0;"), "a local `Mark`");
+        assert!(with("y = s.trim().equals(s) ? 1 : 0;"), "a call's result");
+        assert!(
+            with("{ Mark s2 = mark; y = s2.equals(mark) ? 1 : 0; }"),
+            "declared by the statement: its type is not looked up"
+        );
+        assert!(
+            with("items.forEach(s2 -> s2.equals(mark));"),
+            "a lambda's parameter"
+        );
     }
 
     #[test]

@@ -51,13 +51,63 @@ impl Purity {
         if stack::JDK_READERS.contains(&name) {
             return true;
         }
+        // A JDK method of that name may call back a project method that reads it.
+        let calls_back = |j: &JdkEntry| {
+            let verdicts = match arity {
+                Some(a) => vec![j.verdict(name, a)],
+                None => (0..=255).map(|a| j.verdict(name, a)).collect(),
+            };
+            verdicts
+                .into_iter()
+                .any(|v| self.callback_may_read_stack(v))
+        };
+        if jdk().iter().any(calls_back) {
+            return true;
+        }
         let from = self
             .stack_readers
             .partition_point(|(n, _)| n.as_str() < name);
         self.stack_readers[from..]
             .iter()
             .take_while(|(n, _)| n == name)
-            .any(|&(_, a)| arity.is_none_or(|x| usize::from(a) == x))
+            .any(|&(_, a)| a == u16::MAX || arity.is_none_or(|x| usize::from(a) == x))
+    }
+
+    /// [`Self::may_read_stack`] for a call whose receiver's declared type (or, `is_static`, whose
+    /// class) the source says: a call that runs JDK code alone — an allowlisted method that calls
+    /// nothing back, of a final JDK class or called statically, so no override can run — reads
+    /// the stack only if it is a JDK reader itself, whatever class-path methods share its name.
+    pub fn may_read_stack_on(
+        &self,
+        receiver: &str,
+        is_static: bool,
+        name: &str,
+        arity: usize,
+    ) -> bool {
+        let q = qualifier_simple_name(receiver);
+        let class_path = self.names.binary_search_by(|n| n.as_str().cmp(q)).is_ok();
+        let mut entries = jdk().iter().filter(|j| j.simple == q).peekable();
+        // Only JDK code runs: no override can (a final class, a static call) and nothing is
+        // called back.
+        let jdk_only = !receiver.contains('[')
+            && !class_path
+            && entries.peek().is_some()
+            && entries
+                .all(|j| (j.is_final || is_static) && j.verdict(name, arity) == Some(Callback::No));
+        if jdk_only {
+            return stack::JDK_READERS.contains(&name);
+        }
+        self.may_read_stack(name, Some(arity))
+    }
+
+    /// Whether a JDK method of this allowlist verdict may call back a project method or lambda
+    /// that reads the stack.
+    fn callback_may_read_stack(&self, verdict: Option<Callback>) -> bool {
+        match verdict {
+            None | Some(Callback::No) => false,
+            Some(Callback::Objects) => self.stack_callbacks,
+            Some(Callback::Functions) => self.stack_fn_callbacks,
+        }
     }
 
     /// Pure and impure method counts on the class path.

@@ -3,7 +3,7 @@
 //! seeds are the JDK's stack readers; the readers are every class-path method that may reach one
 //! over a call graph of its own ([`graph`]: overrides, callbacks and lambdas count).
 
-use super::classfile::{self, ClassFile, InvokeKind, ACC_ABSTRACT, ACC_INTERFACE, ACC_STATIC};
+use super::classfile::{self, InvokeKind, ACC_ABSTRACT, ACC_INTERFACE, ACC_STATIC};
 use super::jdk::{callbacks, simple_name};
 use super::Graph;
 use std::collections::{HashMap, HashSet};
@@ -159,19 +159,36 @@ fn seeds(g: &Graph, total: usize) -> Vec<bool> {
 }
 
 /// The `(name, arity)` under which source code calls each reader: the method's name, or for a
-/// constructor the simple name of its class (as `new Name(..)` writes it). Sorted and distinct.
-pub(super) fn summarise(
-    classes: &[ClassFile],
-    first: &[usize],
-    readers: &[bool],
-) -> Vec<(String, u16)> {
+/// constructor the simple name of its class (as `new Name(..)` writes it); and for a lambda or
+/// method reference that may read the stack, its functional method, which source code calls on a
+/// functional interface that may be the JDK's (`Supplier.get`). Sorted and distinct.
+pub(super) fn summarise(g: &Graph, readers: &[bool]) -> Vec<(String, u16)> {
     let mut out = Vec::new();
-    for (ci, c) in classes.iter().enumerate() {
+    // An arity not read (`usize::MAX`) is kept as `u16::MAX`, which any call matches.
+    let arity16 = |a: usize| {
+        if a == usize::MAX {
+            u16::MAX
+        } else {
+            a.min(255) as u16
+        }
+    };
+    for (ci, c) in g.classes.iter().enumerate() {
+        for (handle, sams) in c.handles.iter().zip(&c.handle_sams) {
+            let mut targets = Vec::new();
+            if let Some((kind, target)) = handle {
+                g.invoke(*kind, target, &mut targets);
+            }
+            if targets.iter().any(|&t| readers[t]) {
+                for s in sams.iter().flatten() {
+                    out.push((s.name.clone(), arity16(s.arity)));
+                }
+            }
+        }
         for (mi, m) in c.methods.iter().enumerate() {
-            if !readers[first[ci] + mi] || m.name == "<clinit>" {
+            if !readers[g.first[ci] + mi] || m.name == "<clinit>" {
                 continue;
             }
-            let arity = classfile::arity(&m.descriptor).map_or(u16::MAX, |a| a.min(255) as u16);
+            let arity = classfile::arity(&m.descriptor).map_or(u16::MAX, arity16);
             let name = if m.name == "<init>" {
                 simple_name(&c.name).to_string()
             } else {
