@@ -2,7 +2,8 @@
 //! per way deduplication has been unsound), `testdata/statics` (tests that share static state
 //! across test classes and leave system properties, the default Locale and TimeZone changed),
 //! `testdata/surefire` (resources read through the system class loader, a class that passes only
-//! run whole; verified as surefire runs the tests) and `testdata/selection`.
+//! run whole; verified as surefire runs the tests), `testdata/selection` and `testdata/stackjdk`
+//! (stack reads through JDK callbacks).
 //! The default technique, `--no-dedup` and `--technique plain` must each give the verified
 //! verdicts of `patches/expected.json` on every set.
 
@@ -44,6 +45,19 @@ fn soundness_fixture_default_equals_no_dedup_equals_plain_equals_expected() {
         assert_eq!(line["extra"]["fallback"], 0, "{line}");
         assert_eq!(line["extra"]["woven"], woven, "{line}");
     }
+}
+
+/// Stack reads a patch's text does not show, through the JDK (`String.valueOf` calling a
+/// `toString` back, `Supplier.get` running a lambda) and in an enhanced `for`'s `iterator()`:
+/// validated one by one, as is `equals` on a `Tag`, whose `equals` reads the stack. `equals` on
+/// a `String` runs JDK code only: those four patches are woven.
+#[test]
+fn stackjdk_fixture_default_equals_no_dedup_equals_plain_equals_expected() {
+    let (_tmp, work) = three_techniques_give_expected("stackjdk");
+    let default = std::fs::read_to_string(work.join("runs/0001/result.jsonl")).unwrap();
+    let line: serde_json::Value = serde_json::from_str(default.lines().next().unwrap()).unwrap();
+    assert_eq!(line["extra"]["fallback"], 8, "{line}");
+    assert_eq!(line["extra"]["woven"], 5, "{line}");
 }
 
 /// Issue 9: the warm loader's reset and the restoring of JVM-wide state between tests.

@@ -261,12 +261,10 @@ STACK_CALLER = [
     # functional interface: both missed by the stack analysis before it had its own call graph.
     ("fee = countedCaller().equals(\"charge\") ? amount / 10 : 0;", "s"),
     ("fee = lazyCaller().equals(\"charge\") ? amount / 10 : 0;", "s"),
-    # Stack reads in calls the patch makes without naming them: `close()` of a resource,
-    # `iterator()` of an enhanced `for`.
+    # A stack read in a call the patch makes without naming it: `close()` of a resource
+    # (`iterator()` of an enhanced `for` is in testdata/stackjdk).
     ("try (Tab t = new Tab()) { fee = amount / 10; }", "s"),
-    ("fee = 0;\n        for (int d : new Tab()) { fee += amount / d; }", "s"),
     ("try (Tab t = new Tab()) { fee = amount / 9; }", "F"),
-    ("fee = 0;\n        for (int d : new Tab()) { fee += amount / (d - 1); }", "F"),
     ("fee = amount / 10 + (caller().equals(\"charge\") ? 1 : 0);", "F"),
     ("fee = countedCaller().equals(\"charge\") ? amount / 9 : 0;", "F"),
     ("fee = lazyCaller().equals(\"charge\") ? 0 : amount / 10;", "F"),

@@ -15,9 +15,6 @@ public class AuditTest {
         if (Audit.closedIn != null) {
             assertEquals("charge", Audit.closedIn);
         }
-        if (Audit.iteratedIn != null) {
-            assertEquals("charge", Audit.iteratedIn);
-        }
     }
 
     @Test

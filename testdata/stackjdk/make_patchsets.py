@@ -1,0 +1,56 @@
+#!/usr/bin/env python3
+"""Regenerate the stackjdk fixture's patch set and patches/expected.json, and verify every
+expected verdict by plain validation.
+
+Usage:  python3 testdata/stackjdk/make_patchsets.py [--no-verify] [--only SET ...] [-v]
+
+The spec format, the manifest writer and the verifier are those of
+testdata/soundness/make_patchsets.py (imported).
+"""
+import importlib.util
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TESTDATA = os.path.dirname(HERE)
+
+_spec = importlib.util.spec_from_file_location(
+    "soundness_make_patchsets", os.path.join(TESTDATA, "soundness", "make_patchsets.py"))
+sound = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(sound)
+
+PKG = "src/main/java/org/example/stackjdk/"
+
+# Stack reads the patch's text does not show: in a project method the JDK calls back
+# (`String.valueOf`, `Objects.toString`), in a lambda run through the JDK's `Supplier.get`, in an
+# `equals` called on a `Tag`, and in the `iterator()` an enhanced `for` calls (which JDK code may
+# call back too). `equals` on a `String` runs JDK code only: those patches are woven although a
+# class-path `equals` reads the stack.
+TOTAL_FEE = [
+    ("fee = amount / 10;", "s"),
+    ("fee = String.valueOf(new Tag()).length() == 3 ? amount / 10 : 0;", "s"),
+    ("fee = java.util.Objects.toString(new Tag(), \"\").isEmpty() ? 0 : amount / 10;", "s"),
+    ("fee = note().get().length() == 5 ? amount / 10 : 0;", "s"),
+    ("fee = new Tag().equals(\"tag\") ? 0 : amount / 10;", "s"),
+    ("fee = \"tag\".equals(label) ? amount / 10 : 0;", "s"),
+    ("fee = label.equals(\"tag\") ? amount / 10 : amount;", "s"),
+    ("fee = 0;\n        for (int d : new Tab()) { fee += amount / d; }", "s"),
+    ("fee = String.valueOf(new Tag()).length() == 3 ? amount / 9 : 0;", "F"),
+    ("fee = note().get().length() == 5 ? amount / 9 : 0;", "F"),
+    ("fee = \"tag\".equals(label) ? amount / 9 : 0;", "F"),
+    ("fee = label.equals(\"tags\") ? amount / 10 : amount;", "F"),
+    ("fee = 0;\n        for (int d : new Tab()) { fee += amount / (d - 1); }", "F"),
+    ("fee = amount / ten;", "C"),
+]
+
+SETS = [
+    ("total_fee", PKG + "Receipt.java", "public static int total(", "fee = amount / 10;", 0, TOTAL_FEE),
+]
+
+
+def main():
+    return sound.main_for(__doc__, "stackjdk", HERE, SETS)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
