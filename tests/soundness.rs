@@ -3,7 +3,8 @@
 //! across test classes and leave system properties, the default Locale and TimeZone changed),
 //! `testdata/surefire` (resources read through the system class loader, a class that passes only
 //! run whole; verified as surefire runs the tests), `testdata/selection` and `testdata/stackjdk`
-//! (stack reads through JDK callbacks).
+//! (stack reads through JDK callbacks) and `testdata/logback` (a logging library that infers its
+//! caller).
 //! The default technique, `--no-dedup` and `--technique plain` must each give the verified
 //! verdicts of `patches/expected.json` on every set.
 
@@ -58,6 +59,13 @@ fn stackjdk_fixture_default_equals_no_dedup_equals_plain_equals_expected() {
     let line: serde_json::Value = serde_json::from_str(default.lines().next().unwrap()).unwrap();
     assert_eq!(line["extra"]["fallback"], 8, "{line}");
     assert_eq!(line["extra"]["woven"], 5, "{line}");
+}
+
+/// Logback's location information: the caller of a logging call, read off the stack through the
+/// test's appender (`liblogback-java`, installed by `scripts/setup.sh --tests`).
+#[test]
+fn logback_fixture_default_equals_no_dedup_equals_plain_equals_expected() {
+    three_techniques_give_expected("logback");
 }
 
 /// Issue 9: the warm loader's reset and the restoring of JVM-wide state between tests.

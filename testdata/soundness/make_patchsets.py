@@ -414,6 +414,8 @@ def run_tests(runner_dir, mode, classpath, tests):
 # Whether every test runs in a JVM of its own (testdata/statics sets this: its tests change
 # JVM-wide state, which one JVM would carry from test to test).
 FORK_PER_TEST = False
+# Jars the fixture's main code and tests need besides JUnit (on every class path).
+LIBS = []
 
 
 def run_each(runner_dir, mode, classpath, tests):
@@ -442,14 +444,14 @@ def verify_in(work, only, verbose):
     test_src = os.path.join(HERE, "src", "test", "java")
     base_main = os.path.join(work, "base-main")
     test_out = os.path.join(work, "test")
-    ok, err = javac(java_files(main_src), base_main, [])
+    ok, err = javac(java_files(main_src), base_main, LIBS)
     assert ok, "the unpatched sources do not compile:\n" + err
-    ok, err = javac(java_files(test_src), test_out, JUNIT + [base_main])
+    ok, err = javac(java_files(test_src), test_out, JUNIT + LIBS + [base_main])
     assert ok, "the tests do not compile:\n" + err
 
     tests = list_tests(test_src)
     run = run_each if FORK_PER_TEST else run_tests
-    baseline = run(runner, "all", [base_main, test_out], [(t, 120000) for t in tests])
+    baseline = run(runner, "all", [base_main, test_out] + LIBS, [(t, 120000) for t in tests])
     assert [b[1] for b in baseline] == tests, "baseline did not run every test"
     failing = [t for s, t, _, _ in baseline if s != "PASS"]
     # patchval's order: trigger tests first, then the passing tests, each group in listed order
@@ -475,11 +477,11 @@ def verify_in(work, only, verbose):
             with open(target, "w", encoding="utf-8", newline="") as f:
                 f.write(manifest["context_above"] + patch + manifest["context_below"])
             classes = os.path.join(work, "patched", "%s-%d" % (name, i))
-            ok, err = javac(java_files(src_copy), classes, [])
+            ok, err = javac(java_files(src_copy), classes, LIBS)
             if not ok:
                 letter, why = "C", err.strip().splitlines()[0]
             else:
-                runs = run(runner, "stop", [classes, test_out],
+                runs = run(runner, "stop", [classes, test_out] + LIBS,
                                  [(t, timeout[t]) for t in ordered])
                 last = runs[-1] if runs else ("FAIL", "?", 0, "the runner printed nothing")
                 letter = {"PASS": "s", "FAIL": "F", "TIMEOUT": "T"}[last[0]]
@@ -501,9 +503,10 @@ def verify_in(work, only, verbose):
     return 0 if mismatches == 0 else 1
 
 
-def main_for(doc, fixture, here, sets, fork_per_test=False):
-    """The command line of a fixture's make_patchsets.py: write its manifests, then verify them."""
-    global HERE, SETS, FORK_PER_TEST
+def main_for(doc, fixture, here, sets, fork_per_test=False, libs=()):
+    """The command line of a fixture's make_patchsets.py: write its manifests, then verify them
+    (`libs`: jars the fixture needs besides JUnit)."""
+    global HERE, SETS, FORK_PER_TEST, LIBS
     ap = argparse.ArgumentParser(description=doc.split("\n")[0])
     ap.add_argument("--no-verify", action="store_true", help="only regenerate the manifests")
     ap.add_argument("--only", nargs="*", default=[], help="verify only these sets")
@@ -514,7 +517,7 @@ def main_for(doc, fixture, here, sets, fork_per_test=False):
     rc = base.main()
     if rc != 0 or args.no_verify:
         return rc
-    HERE, SETS, FORK_PER_TEST = here, sets, fork_per_test
+    HERE, SETS, FORK_PER_TEST, LIBS = here, sets, fork_per_test, list(libs)
     return verify(set(args.only), args.verbose)
 
 
