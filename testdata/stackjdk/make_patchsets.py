@@ -43,7 +43,19 @@ TOTAL_FEE = [
     ("fee = amount / ten;", "C"),
 ]
 
+# A static initialiser that reads the stack: under plain its frame is the JVM's `<clinit>`; a
+# warm loader that re-runs it as a method of another name must not show that name.
+BOOT_INIT = [
+    ("loads++;", "s"),
+    ("loads++;\n        initIn = Thread.currentThread().getStackTrace()[1].getMethodName();", "s"),
+    ("initIn = new Throwable().getStackTrace()[0].getMethodName();\n        loads++;", "s"),
+    ("loads += 2;", "F"),
+    ("loads++;\n        initIn = new Throwable().getStackTrace()[1].getMethodName();", "F"),
+    ("loads++", "C"),
+]
+
 SETS = [
+    ("boot_init", PKG + "Boot.java", "static {", "loads++;", 0, BOOT_INIT),
     ("total_fee", PKG + "Receipt.java", "public static int total(", "fee = amount / 10;", 0, TOTAL_FEE),
 ]
 

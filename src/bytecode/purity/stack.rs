@@ -10,6 +10,8 @@ use std::collections::{HashMap, HashSet};
 
 /// JDK methods that read the stack (or a throwable's frames) by name, whatever the receiver:
 /// `Throwable`/`Thread`/`StackWalker` readers, and the JDK logger, which infers its caller.
+/// The agent's `StackReads.java` holds the same lists (its reset keeps a static initialiser that
+/// reads the stack the JVM's own).
 pub const JDK_READERS: &[&str] = &[
     "getStackTrace",
     "printStackTrace",

@@ -28,6 +28,9 @@ import org.objectweb.asm.Type;
  *   <li>{@code __pv$zero}, which sets every non-constant static field to its default value, and
  *       {@code final} removed from those fields (re-running the initialiser assigns them);</li>
  * </ul>
+ * A class whose static initialiser reads the stack (a JDK stack reader called by it or by a
+ * method of the class it calls, {@link StackReads}) is sticky instead of resettable, so that the
+ * JVM's own {@code <clinit>} frame is what it sees, as in a fresh loader.
  * An enum or interface that can hold mutable state — a field that is not final, or one of an
  * array, {@code java.util} or string-builder type (other than an enum's own synthetic
  * {@code $VALUES}) — is <em>sticky</em>: it cannot be reset, and its {@code <clinit>} starts with
@@ -105,10 +108,14 @@ public final class ResetTransformer implements BiFunction<String, byte[], byte[]
         // [0] has <clinit>, [1] has a non-constant static field, [2] has a field that may hold mutable state
         boolean[] state = new boolean[3];
         int[] access = new int[1];
+        String[] self = new String[1];
+        // Per method (name + descriptor): the methods of this class it calls, and READS.
+        Map<String, List<String>> own = new HashMap<>();
         new ClassReader(bytes).accept(new ClassVisitor(Opcodes.ASM9) {
             @Override
             public void visit(int v, int acc, String name, String sig, String sup, String[] itfs) {
                 access[0] = acc;
+                self[0] = name;
                 i.superName = sup;
                 if (itfs != null) i.interfaces = itfs;
             }
@@ -124,15 +131,32 @@ public final class ResetTransformer implements BiFunction<String, byte[], byte[]
             @Override
             public MethodVisitor visitMethod(int acc, String name, String desc, String sig, String[] ex) {
                 if (name.equals("<clinit>")) state[0] = true;
-                return null;
+                List<String> calls = new ArrayList<>();
+                own.put(name + desc, calls);
+                return new MethodVisitor(Opcodes.ASM9) {
+                    @Override
+                    public void visitMethodInsn(int op, String owner, String n, String d, boolean itf) {
+                        if (owner.equals(self[0])) calls.add(n + d);
+                        else if (StackReads.isJdkReader(owner, n)) calls.add(READS);
+                    }
+                };
             }
-        }, ClassReader.SKIP_CODE | ClassReader.SKIP_DEBUG | ClassReader.SKIP_FRAMES);
+        }, ClassReader.SKIP_DEBUG | ClassReader.SKIP_FRAMES);
         boolean plainClass = (access[0] & (Opcodes.ACC_INTERFACE | Opcodes.ACC_ENUM | Opcodes.ACC_ANNOTATION)) == 0;
         i.resettable = plainClass && (state[0] || state[1]);
         i.sticky = (access[0] & (Opcodes.ACC_INTERFACE | Opcodes.ACC_ENUM)) != 0
             && (access[0] & Opcodes.ACC_ANNOTATION) == 0 && state[2];
+        if (i.resettable && StackReads.reaches(own, "<clinit>()V", READS)) {
+            // Re-run as __pv$clinit, its initialiser would see that frame where the JVM's run
+            // shows <clinit>: the JVM runs it, once per warm loader.
+            i.resettable = false;
+            i.sticky = true;
+        }
         return i;
     }
+
+    /** Marks a call of a JDK stack reader among a method's calls of its own class's methods. */
+    private static final String READS = "";
 
     /**
      * A field that may hold state a test can change: not final, or of an array, {@code java.util}
