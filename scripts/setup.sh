@@ -3,7 +3,7 @@
 # Hamcrest, JUnit 5 (the agent is built against its launcher), ASM (the agent's instrumenter) and
 # bc (the demo's timings): what `scripts/demo.sh` needs, nothing more.
 # With --tests, also what the test suite needs: Maven with its dependency plugin (the Maven
-# fixtures), python3, Slurm and munge (scripts/slurm-test.sh), stress-ng (tests/stress.rs), Logback (testdata/logback), chromium (tests/report.rs), a deb-src entry and the corpus projects' test dependencies
+# fixtures), python3, Slurm and munge (scripts/slurm-test.sh), stress-ng (tests/stress.rs), Logback and Log4j 2 (testdata/logback, testdata/log4j), chromium (tests/report.rs), a deb-src entry and the corpus projects' test dependencies
 # (scripts/corpus.sh --install-only), and cargo-nextest. Safe to run again.
 set -euo pipefail
 tests=false
@@ -27,6 +27,8 @@ if $tests; then
   command -v stress-ng >/dev/null || need+=(stress-ng)
   # testdata/logback: SLF4J and Logback (libslf4j-java comes with it).
   [ -f /usr/share/java/logback-classic.jar ] || need+=(liblogback-java)
+  # testdata/log4j: Log4j 2.
+  [ -f /usr/share/java/log4j-core.jar ] || need+=(liblog4j2-java)
   # tests/report.rs: the report page rendered by a headless browser.
   command -v chromium >/dev/null || need+=(chromium)
 fi

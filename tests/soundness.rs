@@ -3,8 +3,8 @@
 //! across test classes and leave system properties, the default Locale and TimeZone changed),
 //! `testdata/surefire` (resources read through the system class loader, a class that passes only
 //! run whole; verified as surefire runs the tests), `testdata/selection` and `testdata/stackjdk`
-//! (stack reads through JDK callbacks) and `testdata/logback` (a logging library that infers its
-//! caller).
+//! (stack reads through JDK callbacks), `testdata/logback` and `testdata/log4j` (logging
+//! libraries that infer their caller).
 //! The default technique, `--no-dedup` and `--technique plain` must each give the verified
 //! verdicts of `patches/expected.json` on every set.
 
@@ -76,6 +76,12 @@ fn stackjdk_fixture_default_equals_no_dedup_equals_plain_equals_expected() {
 #[test]
 fn logback_fixture_default_equals_no_dedup_equals_plain_equals_expected() {
     three_techniques_give_expected("logback");
+}
+
+/// Log4j 2's location information, read the same way (`liblog4j2-java`).
+#[test]
+fn log4j_fixture_default_equals_no_dedup_equals_plain_equals_expected() {
+    three_techniques_give_expected("log4j");
 }
 
 /// Issue 9: the warm loader's reset and the restoring of JVM-wide state between tests.
