@@ -17,6 +17,7 @@ mod init;
 mod jdk;
 mod queries;
 mod stack;
+pub use stack::may_be_jdk_reader;
 mod summary;
 use jdk::{callbacks, jdk, jdk_verdict, Callback};
 

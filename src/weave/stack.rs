@@ -202,12 +202,21 @@ fn exposure_at(src: &str, n: Node, names: &Names, oracle: &dyn StackOracle) -> O
         "method_invocation" => {
             let name = text(src, n.child_by_field_name("name")?);
             let arity = arity(n);
-            let reads = match (receiver(src, n, names), arity) {
-                (Some((ty, is_static)), Some(a)) => {
-                    oracle.may_read_stack_on(ty, is_static, name, a)
-                }
-                _ => oracle.may_read_stack(name, arity),
-            };
+            let typed = receiver(src, n, names);
+            // A call on some object: a `java.util.logging.Logger` or a `StackWalker` read the
+            // stack under names anything may have (`info`, `walk`).
+            let on_object = n
+                .child_by_field_name("object")
+                .is_some_and(|o| !matches!(o.kind(), "this" | "super"));
+            let jdk = on_object
+                && crate::bytecode::purity::may_be_jdk_reader(typed.map(|(t, _)| t), name);
+            let reads = jdk
+                || match (typed, arity) {
+                    (Some((ty, is_static)), Some(a)) => {
+                        oracle.may_read_stack_on(ty, is_static, name, a)
+                    }
+                    _ => oracle.may_read_stack(name, arity),
+                };
             reads.then(|| format!("it calls `{name}`, which may read the call stack"))
         }
         "method_reference" => {
@@ -220,6 +229,9 @@ fn exposure_at(src: &str, n: Node, names: &Names, oracle: &dyn StackOracle) -> O
             oracle
                 .may_read_stack(name, None)
                 .then(|| format!("it refers to `{name}`, which may read the call stack"))
+        }
+        "identifier" | "type_identifier" if text(src, n) == "StackWalker" => {
+            Some("it uses a `StackWalker`, which reads the call stack".to_string())
         }
         "object_creation_expression" => {
             let ty = simple(text(src, n.child_by_field_name("type")?));
@@ -364,6 +376,20 @@ mod tests {
         assert!(exposed(
             "try { f(); } catch (RuntimeException e) { record(e); }"
         ));
+    }
+
+    #[test]
+    fn jdk_loggers_and_stack_walkers_are_exposed_whatever_their_method_names() {
+        let none = |_: &str, _: Option<usize>| false;
+        let with = |stmt: &str| exposed_with(stmt, &none);
+        assert!(with("java.util.logging.Logger.getLogger(\"x\").info(s);"));
+        assert!(with(
+            "{ java.util.logging.Logger log = make(); log.warning(s); }"
+        ));
+        assert!(with("y = StackWalker.getInstance().walk(f -> 1);"));
+        assert!(!with("mark.info(s);"), "a `Mark` is no logger");
+        assert!(!with("info(s);"), "a method of the enclosing class");
+        assert!(!with("this.config(s);"));
     }
 
     #[test]

@@ -35,6 +35,10 @@ TOTAL_FEE = [
     ("fee = \"tag\".equals(label) ? amount / 10 : 0;", "s"),
     ("fee = label.equals(\"tag\") ? amount / 10 : amount;", "s"),
     ("fee = 0;\n        for (int d : new Tab()) { fee += amount / d; }", "s"),
+    # java.util.logging infers the caller: through the `Logger` field, and through a logger of no
+    # declared type in the statement.
+    ("JUL.info(\"fee\");\n        fee = amount / 10;", "s"),
+    ("java.util.logging.Logger.getLogger(\"receipt\").warning(\"fee\");\n        fee = amount / 10;", "s"),
     ("fee = String.valueOf(new Tag()).length() == 3 ? amount / 9 : 0;", "F"),
     ("fee = note().get().length() == 5 ? amount / 9 : 0;", "F"),
     ("fee = \"tag\".equals(label) ? amount / 9 : 0;", "F"),

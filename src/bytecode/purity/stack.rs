@@ -29,6 +29,21 @@ const LOGGER: &[&str] = &[
     "entering", "exiting", "throwing",
 ];
 
+/// Whether a source-level call of `name` on a receiver of this declared type (`None`: a type
+/// the statement does not say) may be a JDK stack read the call's name alone does not show: a
+/// `java.util.logging.Logger` logging method, or any method of a `StackWalker`.
+pub fn may_be_jdk_reader(receiver: Option<&str>, name: &str) -> bool {
+    let simple = receiver.map(|t| {
+        let t = t.split('<').next().unwrap_or(t).trim();
+        t.rsplit('.').next().unwrap_or(t)
+    });
+    match simple {
+        Some("StackWalker") => name != "getInstance",
+        Some("Logger") | None => LOGGER.contains(&name),
+        Some(_) => false,
+    }
+}
+
 /// Whether invoking `owner.name` is a JDK stack read.
 fn is_jdk_reader(owner: &str, name: &str) -> bool {
     match owner {

@@ -39,6 +39,28 @@ public class Receipt {
         }
     }
 
+    /** The method java.util.logging named as the source of the last record {@link #JUL} logged. */
+    public static String loggedIn;
+
+    /** A JDK logger whose handler keeps the source method it infers from the stack. */
+    public static final java.util.logging.Logger JUL = java.util.logging.Logger.getLogger("receipt");
+
+    static {
+        JUL.setUseParentHandlers(false);
+        JUL.addHandler(new java.util.logging.Handler() {
+            @Override
+            public void publish(java.util.logging.LogRecord record) {
+                loggedIn = record.getSourceMethodName();
+            }
+
+            @Override
+            public void flush() {}
+
+            @Override
+            public void close() {}
+        });
+    }
+
     /** A note run later through the JDK's {@code Supplier.get}, naming the method that ran it. */
     public static java.util.function.Supplier<String> note() {
         return () -> notedIn = innermostHere();

@@ -10,7 +10,7 @@ public class ReceiptTest {
     public void totalAddsTenPercent() {
         assertEquals(110, Receipt.total(100, "tag"));
         for (String where : new String[] {Receipt.taggedIn, Receipt.comparedIn, Receipt.notedIn,
-            Receipt.iteratedIn}) {
+            Receipt.iteratedIn, Receipt.loggedIn}) {
             if (where != null) {
                 assertEquals("total", where);
             }
