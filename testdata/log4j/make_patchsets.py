@@ -23,18 +23,14 @@ _spec.loader.exec_module(sound)
 PKG = "src/main/java/org/example/log4j/"
 LIBS = ["/usr/share/java/log4j-api.jar", "/usr/share/java/log4j-core.jar"]
 
-# Logging calls whose events Log4j locates by their caller's frame: under plain validation
-# `total`, in a woven patch its isolation unit.
-TOTAL_FEE = [
-    ("fee = amount / 10;", "s"),
-    ("LOG.info(\"fee for {}\", amount);\n        fee = amount / 10;", "s"),
-    ("fee = amount / 10;\n        LOG.debug(\"fee {}\", fee);", "s"),
-    ("if (amount > 0) {\n            LOG.warn(\"charging\");\n        }\n        fee = amount / 10;", "s"),
-    ("fee = (amount + 0) / 10;", "s"),
-    ("LOG.info(\"fee\");\n        fee = amount / 9;", "F"),
-    # Logged from a lambda: Log4j names `lambda$total$0`, and the test sees it.
-    ("((Runnable) () -> LOG.info(\"in a lambda\")).run();\n        fee = amount / 10;", "F"),
-    ("fee = amount / 10 + 1;", "F"),
+# Logback's set (testdata/logback/make_patchsets.py), the same calls through Log4j's API, but
+# for the patch that must not compile: Log4j has `info(Object)`, so `LOG.info(amount)` would.
+_lb_spec = importlib.util.spec_from_file_location(
+    "logback_make_patchsets", os.path.join(TESTDATA, "logback", "make_patchsets.py"))
+logback = importlib.util.module_from_spec(_lb_spec)
+_lb_spec.loader.exec_module(logback)
+
+TOTAL_FEE = [p for p in logback.TOTAL_FEE if p[1] != "C"] + [
     ("LOG.inform(\"fee\");\n        fee = amount / 10;", "C"),
 ]
 
