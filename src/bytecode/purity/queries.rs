@@ -156,7 +156,7 @@ impl Purity {
 }
 
 /// `java.util.List<String>` → `List`.
-fn qualifier_simple_name(q: &str) -> &str {
+pub(super) fn qualifier_simple_name(q: &str) -> &str {
     let q = q
         .split('<')
         .next()

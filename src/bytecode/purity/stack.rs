@@ -33,11 +33,7 @@ const LOGGER: &[&str] = &[
 /// the statement does not say) may be a JDK stack read the call's name alone does not show: a
 /// `java.util.logging.Logger` logging method, or any method of a `StackWalker`.
 pub fn may_be_jdk_reader(receiver: Option<&str>, name: &str) -> bool {
-    let simple = receiver.map(|t| {
-        let t = t.split('<').next().unwrap_or(t).trim();
-        t.rsplit('.').next().unwrap_or(t)
-    });
-    match simple {
+    match receiver.map(super::queries::qualifier_simple_name) {
         Some("StackWalker") => name != "getInstance",
         Some("Logger") | None => LOGGER.contains(&name),
         Some(_) => false,
