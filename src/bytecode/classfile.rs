@@ -4,7 +4,8 @@
 
 use super::constpool::{not_a, read_pool, Const, Pool, Reader};
 pub use super::constpool::{ClassFormatError, MemberRef};
-use std::collections::{HashMap, HashSet};
+use super::{bootstrap, escape};
+use std::collections::HashSet;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
@@ -71,6 +72,20 @@ pub struct Code {
     pub field_writes: Vec<String>,
     /// Classes instantiated with `new`, sorted and distinct.
     pub news: Vec<String>,
+    /// Objects the code may keep past its run that could be throwables (`escape::analyse`):
+    /// the classes of those it creates, `java/lang/Throwable` for one it catches. Sorted,
+    /// distinct.
+    pub kept: Vec<String>,
+    /// The classes of the new objects it returns unthrown. Sorted, distinct.
+    pub returned: Vec<String>,
+    /// Per entry of `invokes`: whether some call's result is kept (used otherwise than thrown,
+    /// returned or dropped), and whether some call's result is returned.
+    pub result_kept: Vec<bool>,
+    pub result_returned: Vec<bool>,
+    /// The bootstrap methods (indices of the class's `BootstrapMethods`) of its
+    /// `invokedynamic` instructions: the lambdas and method references it makes. Sorted,
+    /// distinct.
+    pub bootstraps: Vec<u16>,
 }
 
 impl Code {
@@ -117,6 +132,9 @@ pub struct ClassFile {
     /// `None` when it is used otherwise (another bootstrap's argument, a bootstrap method
     /// itself), so it may run under any name.
     pub handle_sams: Vec<Option<Vec<Sam>>>,
+    /// Per bootstrap method of the class: the entries of `handles` among its arguments (a
+    /// lambda's body, a method reference's target).
+    pub bootstrap_handles: Vec<Vec<usize>>,
 }
 
 /// A functional method a lambda implements: the interface the lambda is made for, the method's
@@ -126,91 +144,6 @@ pub struct Sam {
     pub interface: String,
     pub name: String,
     pub arity: usize,
-}
-
-/// What `LambdaMetafactory` makes of one class's bootstrap methods: per pool index of a
-/// `CONSTANT_MethodHandle`, the functional method names it implements, or `None` when the
-/// handle is used in any other way.
-fn lambda_bodies(
-    pool: &Pool,
-    bootstraps: &[(u16, Vec<u16>)],
-) -> Result<HashMap<u16, Option<Vec<Sam>>>, ClassFormatError> {
-    let mut uses: HashMap<u16, Option<Vec<Sam>>> = HashMap::new();
-    let mut names: HashMap<usize, Vec<(String, String)>> = HashMap::new();
-    for c in &pool.0 {
-        if let Const::InvokeDynamic(b, nat) = *c {
-            let Const::NameAndType(name, desc) = pool.get(nat)? else {
-                return Err(not_a(nat, "NameAndType"));
-            };
-            let made = pool.utf8(*desc)?.rsplit(')').next().unwrap_or_default();
-            let interface = made.trim_start_matches('L').trim_end_matches(';');
-            let name = pool.utf8(*name)?.to_string();
-            names
-                .entry(usize::from(b))
-                .or_default()
-                .push((interface.to_string(), name));
-        }
-    }
-    for (bi, (method, args)) in bootstraps.iter().enumerate() {
-        uses.insert(*method, None);
-        let lambda = match pool.get(*method)? {
-            Const::MethodHandle(_, m) => {
-                pool.member(*m)?.owner == "java/lang/invoke/LambdaMetafactory"
-            }
-            _ => false,
-        };
-        let arity = match args.first().map(|&a| pool.get(a)).transpose()? {
-            Some(Const::MethodType(d)) => arity(pool.utf8(*d)?).unwrap_or(usize::MAX),
-            _ => usize::MAX,
-        };
-        let sams: Vec<Sam> = names
-            .get(&bi)
-            .into_iter()
-            .flatten()
-            .map(|(interface, name)| Sam {
-                interface: interface.clone(),
-                name: name.clone(),
-                arity,
-            })
-            .collect();
-        for &a in args {
-            if !matches!(pool.get(a)?, Const::MethodHandle(..)) {
-                continue;
-            }
-            match uses.entry(a).or_insert_with(|| Some(Vec::new())) {
-                Some(found) if lambda => found.extend(sams.iter().cloned()),
-                e => *e = None,
-            }
-        }
-    }
-    Ok(uses)
-}
-
-/// The `BootstrapMethods` attribute among a class's attributes: per bootstrap method, its
-/// method handle and its static arguments (pool indices).
-fn read_class_attributes(
-    r: &mut Reader,
-    pool: &Pool,
-) -> Result<Vec<(u16, Vec<u16>)>, ClassFormatError> {
-    let mut bootstraps = Vec::new();
-    for _ in 0..r.u2()? {
-        let attribute = pool.utf8(r.u2()?)?;
-        let len = r.u4()? as usize;
-        let body = r.take(len)?;
-        if attribute != "BootstrapMethods" {
-            continue;
-        }
-        let mut b = Reader {
-            bytes: body,
-            pos: 0,
-        };
-        for _ in 0..b.u2()? {
-            let method = b.u2()?;
-            let args = (0..b.u2()?).map(|_| b.u2()).collect::<Result<_, _>>()?;
-            bootstraps.push((method, args));
-        }
-    }
-    Ok(bootstraps)
 }
 
 /// The number of parameters in a method descriptor, or `None` if it is malformed.
@@ -375,32 +308,8 @@ pub fn parse(bytes: &[u8]) -> Result<ClassFile, ClassFormatError> {
             code,
         });
     }
-    let bootstraps = read_class_attributes(&mut r, &pool)?;
-    let bodies = lambda_bodies(&pool, &bootstraps)?;
-    let mut handles = Vec::new();
-    let mut handle_sams = Vec::new();
-    for (pi, c) in pool.0.iter().enumerate() {
-        if let Const::MethodHandle(kind, index) = *c {
-            let sams = u16::try_from(pi)
-                .ok()
-                .and_then(|pi| bodies.get(&pi).cloned().flatten());
-            let kind = match kind {
-                1 | 2 => continue,
-                3 | 4 => {
-                    handles.push(None);
-                    handle_sams.push(sams);
-                    continue;
-                }
-                5 => InvokeKind::Virtual,
-                6 => InvokeKind::Static,
-                7 | 8 => InvokeKind::Special,
-                9 => InvokeKind::Interface,
-                _ => return Err(ClassFormatError::HandleKind(kind)),
-            };
-            handles.push(Some((kind, pool.member(index)?)));
-            handle_sams.push(sams);
-        }
-    }
+    let bootstraps = bootstrap::read_class_attributes(&mut r, &pool)?;
+    let (handles, handle_sams, bootstrap_handles) = bootstrap::handles(&pool, &bootstraps)?;
     Ok(ClassFile {
         name,
         access,
@@ -410,6 +319,7 @@ pub fn parse(bytes: &[u8]) -> Result<ClassFile, ClassFormatError> {
         methods,
         handles,
         handle_sams,
+        bootstrap_handles,
     })
 }
 
@@ -421,7 +331,15 @@ fn read_code(attribute: &[u8], pool: &Pool) -> Result<Code, ClassFormatError> {
     r.take(4)?; // max_stack, max_locals
     let len = r.u4()? as usize;
     let code = r.take(len)?;
-    walk(code, pool)
+    let mut handlers = Vec::new();
+    for _ in 0..r.u2()? {
+        r.take(4)?; // start_pc, end_pc
+        handlers.push(usize::from(r.u2()?));
+        r.take(2)?; // catch_type
+    }
+    handlers.sort_unstable();
+    handlers.dedup();
+    walk(code, &handlers, pool)
 }
 
 const ARRAY_STORES: [&str; 8] = [
@@ -429,7 +347,7 @@ const ARRAY_STORES: [&str; 8] = [
 ];
 
 /// Walks the bytecode with the exact length of every instruction.
-fn walk(code: &[u8], pool: &Pool) -> Result<Code, ClassFormatError> {
+fn walk(code: &[u8], handlers: &[usize], pool: &Pool) -> Result<Code, ClassFormatError> {
     let i32_at = |at: usize| -> Result<i64, ClassFormatError> {
         let b = code
             .get(at..at + 4)
@@ -437,6 +355,9 @@ fn walk(code: &[u8], pool: &Pool) -> Result<Code, ClassFormatError> {
         Ok(i64::from(i32::from_be_bytes([b[0], b[1], b[2], b[3]])))
     };
     let mut out = Code::default();
+    let mut insns: Vec<escape::Insn> = Vec::new();
+    // Invocations that return a reference: (instruction index, invocation).
+    let mut calls = Vec::new();
     let mut pc = 0;
     while pc < code.len() {
         let op = code[pc];
@@ -502,15 +423,51 @@ fn walk(code: &[u8], pool: &Pool) -> Result<Code, ClassFormatError> {
             0xb9 => Some(InvokeKind::Interface),
             _ => None,
         };
-        if let Some(kind) = kind {
-            out.invokes.push((kind, pool.member(index())?));
+        let mut insn = escape::Insn::new(pc, op);
+        insn.local = escape::local_of(code, pc);
+        if op == 0xc4 {
+            // `wide`: the opcode and a two-byte local index follow.
+            insn.op = code[pc + 1];
+            insn.local = matches!(insn.op, 0x19 | 0x3a)
+                .then(|| u16::from_be_bytes([code[pc + 2], code[pc + 3]]));
         }
+        if op == 0xbb {
+            insn.class = Some(pool.class(index())?.to_string());
+        }
+        if op == 0xba {
+            match pool.get(index())? {
+                Const::InvokeDynamic(b, _) => out.bootstraps.push(*b),
+                _ => return Err(not_a(index(), "InvokeDynamic")),
+            }
+        }
+        if let Some(kind) = kind {
+            let member = pool.member(index())?;
+            if matches!(kind, InvokeKind::Special | InvokeKind::Virtual) {
+                insn.class = Some(member.owner.clone());
+                insn.method = Some(member.name.clone());
+            }
+            if member.descriptor.ends_with(';') || member.descriptor.contains(")[") {
+                calls.push((insns.len(), (kind, member.clone())));
+            }
+            out.invokes.push((kind, member));
+        }
+        insns.push(insn);
         pc += len;
     }
     out.invokes.sort();
     out.invokes.dedup();
+    for (i, call) in calls {
+        insns[i].call = out.invokes.binary_search(&call).ok();
+    }
+    let escapes = escape::analyse(&insns, handlers, out.invokes.len());
+    out.kept = escapes.kept;
+    out.returned = escapes.returned;
+    out.result_kept = escapes.result_kept;
+    out.result_returned = escapes.result_returned;
     out.effects.sort_unstable();
     out.effects.dedup();
+    out.bootstraps.sort_unstable();
+    out.bootstraps.dedup();
     for list in [
         &mut out.static_reads,
         &mut out.static_writes,

@@ -58,11 +58,11 @@ fn instruction_lengths_of_rare_instructions() {
         0xc5, 0, 1, 2, 0xbc, 10, 0x14, 0, 1,      // multianewarray, newarray, ldc2_w
         0x4f,                                     // iastore
     ];
-    let facts = walk(&code, &pool).unwrap();
+    let facts = walk(&code, &[], &pool).unwrap();
     assert_eq!(facts.effect, Some("iastore"));
-    assert!(walk(&code[..20], &pool).is_err());
-    assert!(walk(&[0xc4, 0x10], &pool).is_err());
-    assert!(walk(&[0xe0], &pool).is_err());
+    assert!(walk(&code[..20], &[], &pool).is_err());
+    assert!(walk(&[0xc4, 0x10], &[], &pool).is_err());
+    assert!(walk(&[0xe0], &[], &pool).is_err());
 }
 
 #[test]

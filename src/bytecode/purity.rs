@@ -58,6 +58,10 @@ pub struct Purity {
     /// method that calls back may too.
     stack_callbacks: bool,
     stack_fn_callbacks: bool,
+    /// `(name, arity)` of every class-path method that may return a throwable made under its
+    /// call, unthrown (a factory, `stack::fresh`), sorted: a patch that keeps its result keeps a
+    /// stack trace showing the patch's isolation unit.
+    stack_fresh: Vec<(String, u16)>,
     classes: usize,
     pure_methods: usize,
     impure_methods: usize,
@@ -484,9 +488,11 @@ fn analyse(classes: &[ClassFile], jdk_types: &Supertypes) -> Purity {
     }
     let impure = reaching(impure, &dependents);
     g.jdk_types = Some(jdk_types);
-    let readers = stack::readers(&g, total);
+    let fresh = stack::fresh(&g, total);
+    let readers = stack::readers(&g, total, &fresh);
     let mut p = summary::summarise(&g, &impure, &init_safe);
     p.stack_readers = stack::summarise(&g, &readers);
+    p.stack_fresh = stack::summarise(&g, &fresh);
     p.stack_callbacks = readers[g.callbacks()];
     p.stack_fn_callbacks = readers[g.fn_callbacks()];
     p

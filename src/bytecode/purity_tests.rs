@@ -468,6 +468,21 @@ public class Reach {
     public static java.util.function.Supplier<String> where() { return () -> trace(new Throwable()); }
     @Override public boolean equals(Object o) { return trace(new Throwable()) != null; }
     @Override public int hashCode() { return 1; }
+    static Throwable kept;
+    public static class Oops extends IllegalStateException { }
+    public static void mark() { kept = new IllegalStateException(); }
+    public static Oops made() { return new Oops(); }
+    public static int check(int x) { if (x < 0) throw new Oops(); return x; }
+    public static void keepCaught(int x) { try { check(x); } catch (Oops e) { kept = e; } }
+    public static int dropCaught(int x) { try { return check(x); } catch (Oops e) { return 0; } }
+    public static Throwable passMade() { return made(); }
+    public static void keepMade() { kept = passMade(); }
+    public static void throwMade() { throw made(); }
+    public static StringBuilder builder() { return new StringBuilder(); }
+    public static void each(java.util.List<String> l) { l.forEach(s -> trace(new Throwable())); }
+    public static void eachPlain(java.util.List<String> l) { l.forEach(s -> last = s); }
+    public static void submit(java.util.concurrent.ExecutorService e) { e.submit(Reach::noted); }
+    static void noted() { last = trace(new Throwable()); }
 }
 "#;
 
@@ -533,4 +548,25 @@ fn the_stack_analysis_follows_every_call_and_lambda_and_dispatches_by_the_jdk_hi
         p.may_read_stack_on("Thread", false, "getStackTrace", 0),
         "a JDK reader"
     );
+    // A throwable made or caught and kept, unthrown, is read later: it counts as a read, of
+    // the JDK's classes and the project's; one only thrown or dropped does not.
+    // A factory's throwable is kept by the caller that does not throw it, through any number of
+    // methods returning it.
+    for (kept, arity) in [("mark", 0), ("keepCaught", 1), ("keepMade", 0)] {
+        assert!(p.may_read_stack(kept, Some(arity)), "{kept}");
+    }
+    for (not_kept, arity) in [
+        ("check", 1),
+        ("dropCaught", 1),
+        ("made", 0),
+        ("passMade", 0),
+        ("throwMade", 0),
+    ] {
+        assert!(!p.may_read_stack(not_kept, Some(arity)), "{not_kept}");
+    }
+    assert!(!p.may_read_stack("builder", Some(0)), "no throwable");
+    // JDK code outside the allowlist runs a lambda or method reference it is given.
+    assert!(p.may_read_stack("each", Some(1)), "`Iterable.forEach`");
+    assert!(p.may_read_stack("submit", Some(1)), "an executor");
+    assert!(!p.may_read_stack("eachPlain", Some(1)));
 }

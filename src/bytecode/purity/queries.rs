@@ -64,13 +64,13 @@ impl Purity {
         if jdk().iter().any(calls_back) {
             return true;
         }
-        let from = self
-            .stack_readers
-            .partition_point(|(n, _)| n.as_str() < name);
-        self.stack_readers[from..]
-            .iter()
-            .take_while(|(n, _)| n == name)
-            .any(|&(_, a)| a == u16::MAX || arity.is_none_or(|x| usize::from(a) == x))
+        listed(&self.stack_readers, name, arity)
+    }
+
+    /// Whether a call of this name (`arity` `None`: a method reference) may return a throwable
+    /// made under the call, unthrown: whoever keeps the result keeps its stack trace.
+    pub fn may_return_fresh_throwable(&self, name: &str, arity: Option<usize>) -> bool {
+        listed(&self.stack_fresh, name, arity)
     }
 
     /// [`Self::may_read_stack`] for a call whose receiver's declared type (or, `is_static`, whose
@@ -164,4 +164,14 @@ pub(super) fn qualifier_simple_name(q: &str) -> &str {
         .trim()
         .trim_end_matches("[]");
     q.rsplit('.').next().unwrap_or(q)
+}
+
+/// Whether `(name, arity)` is in a sorted `(name, arity)` list, where the list's `u16::MAX` and
+/// the asked `None` match any arity.
+fn listed(list: &[(String, u16)], name: &str, arity: Option<usize>) -> bool {
+    let from = list.partition_point(|(n, _)| n.as_str() < name);
+    list[from..]
+        .iter()
+        .take_while(|(n, _)| n == name)
+        .any(|&(_, a)| a == u16::MAX || arity.is_none_or(|x| usize::from(a) == x))
 }

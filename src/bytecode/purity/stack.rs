@@ -40,6 +40,12 @@ pub fn may_be_jdk_reader(receiver: Option<&str>, name: &str) -> bool {
     }
 }
 
+fn is_jdk_name(t: &str) -> bool {
+    ["java/", "javax/", "jdk/", "sun/", "com/sun/"]
+        .iter()
+        .any(|p| t.starts_with(p))
+}
+
 /// Whether invoking `owner.name` is a JDK stack read.
 fn is_jdk_reader(owner: &str, name: &str) -> bool {
     match owner {
@@ -62,7 +68,9 @@ type Lambda<'a> = (&'a str, usize, Vec<usize>);
 ///   whose functional method has that name (`LambdaMetafactory` says which);
 /// - the JDK calls back (`Callback::Functions`) only the functional methods purity's callback
 ///   lists name, so the function-callback node depends on those lambdas, not on every one: a
-///   test's `assertThrows(…, () -> printStackTrace())` is not reached through `Stream.map`.
+///   test's `assertThrows(…, () -> printStackTrace())` is not reached through `Stream.map`;
+/// - a method that makes a lambda or method reference depends on its body: it may run it, or
+///   hand it to JDK code that does, whose calls the graph does not see.
 ///
 /// A handle used otherwise than as a lambda's body counts under every name.
 fn graph(g: &Graph) -> Vec<Vec<usize>> {
@@ -127,6 +135,21 @@ fn graph(g: &Graph) -> Vec<Vec<usize>> {
                 out[node].extend(lambdas(&c.name, &m.name, arity));
             }
             let Some(code) = &m.code else { continue };
+            // A method that makes a lambda or method reference may run it, or hand it to JDK
+            // code that does (`forEach`, an executor), which is not analysed.
+            for &b in &code.bootstraps {
+                for &h in c
+                    .bootstrap_handles
+                    .get(usize::from(b))
+                    .into_iter()
+                    .flatten()
+                {
+                    match &c.handles[h] {
+                        Some((kind, target)) => g.invoke(*kind, target, &mut out[node]),
+                        None => out[node].push(g.unknown()),
+                    }
+                }
+            }
             for (kind, t) in &code.invokes {
                 let d = cache.entry((*kind, t)).or_insert_with(|| {
                     let mut d = Vec::new();
@@ -156,19 +179,88 @@ fn graph(g: &Graph) -> Vec<Vec<usize>> {
     out
 }
 
-/// Per graph node: whether the method itself calls a JDK stack reader.
-fn seeds(g: &Graph, total: usize) -> Vec<bool> {
+/// Per graph node: whether the method itself calls a JDK stack reader, or may keep a throwable
+/// (`Code::kept`: one it made or caught, or the result of a call that returns one it made,
+/// [`fresh`]): its stack trace, fixed when it was made, is read later.
+fn seeds(g: &Graph, total: usize, fresh: &[bool]) -> Vec<bool> {
+    let fresh_names: HashSet<&str> = methods(g)
+        .filter(|(node, _, _)| fresh[*node])
+        .map(|(_, m, _)| m.name.as_str())
+        .collect();
     let mut seed = vec![false; total];
-    for (ci, c) in g.classes.iter().enumerate() {
-        for (mi, m) in c.methods.iter().enumerate() {
-            seed[g.first[ci] + mi] = m.code.as_ref().is_some_and(|code| {
-                code.invokes
-                    .iter()
-                    .any(|(_, t)| is_jdk_reader(&t.owner, &t.name))
-            });
-        }
+    for (node, _, code) in methods(g) {
+        seed[node] = code
+            .invokes
+            .iter()
+            .any(|(_, t)| is_jdk_reader(&t.owner, &t.name))
+            || code.kept.iter().any(|k| g.may_be_throwable(k))
+            || code
+                .invokes
+                .iter()
+                .zip(&code.result_kept)
+                .any(|((kind, t), &kept)| {
+                    kept && fresh_names.contains(t.name.as_str()) && {
+                        let mut targets = Vec::new();
+                        g.invoke(*kind, t, &mut targets);
+                        targets.iter().any(|&n| fresh.get(n) == Some(&true))
+                    }
+                });
     }
     seed
+}
+
+/// Every method of the class path with code: (node, method, code).
+fn methods<'g>(
+    g: &'g Graph,
+) -> impl Iterator<Item = (usize, &'g classfile::Method, &'g classfile::Code)> + 'g {
+    g.classes.iter().enumerate().flat_map(move |(ci, c)| {
+        c.methods
+            .iter()
+            .enumerate()
+            .filter_map(move |(mi, m)| Some((g.first[ci] + mi, m, m.code.as_ref()?)))
+    })
+}
+
+/// Per graph node: whether the method may return a throwable made under its call, unthrown
+/// (`throw error(..)` keeps nothing; `last = error(..)` does): one it makes, or the result of a
+/// call of such a method.
+pub(super) fn fresh(g: &Graph, total: usize) -> Vec<bool> {
+    let mut fresh = vec![false; total];
+    for (node, _, code) in methods(g) {
+        fresh[node] = code.returned.iter().any(|c| g.may_be_throwable(c));
+    }
+    let mut cache: HashMap<(InvokeKind, &classfile::MemberRef), Vec<usize>> = HashMap::new();
+    loop {
+        let mut changed = false;
+        for (node, _, code) in methods(g) {
+            if fresh[node] {
+                continue;
+            }
+            let returns_fresh =
+                code.invokes
+                    .iter()
+                    .zip(&code.result_returned)
+                    .any(|((kind, t), &returned)| {
+                        returned
+                            && cache
+                                .entry((*kind, t))
+                                .or_insert_with(|| {
+                                    let mut d = Vec::new();
+                                    g.invoke(*kind, t, &mut d);
+                                    d
+                                })
+                                .iter()
+                                .any(|&n| fresh.get(n) == Some(&true))
+                    });
+            if returns_fresh {
+                fresh[node] = true;
+                changed = true;
+            }
+        }
+        if !changed {
+            return fresh;
+        }
+    }
 }
 
 /// The `(name, arity)` under which source code calls each reader: the method's name, or for a
@@ -216,17 +308,45 @@ pub(super) fn summarise(g: &Graph, readers: &[bool]) -> Vec<(String, u16)> {
 }
 
 /// Every method that may read the stack: the seeds and whatever reaches them over [`graph`].
-pub(super) fn readers(g: &Graph, total: usize) -> Vec<bool> {
+pub(super) fn readers(g: &Graph, total: usize, fresh: &[bool]) -> Vec<bool> {
     let mut dependents = vec![Vec::new(); total];
     for (node, ds) in graph(g).iter().enumerate() {
         for &d in ds {
             dependents[d].push(node);
         }
     }
-    super::reaching(seeds(g, total), &dependents)
+    super::reaching(seeds(g, total, fresh), &dependents)
 }
 
 impl Graph<'_> {
+    /// Whether an object of class `t` may be a throwable. A class whose ancestry leaves what is
+    /// known is judged by its name where it is the JDK's (`ct.sym` unread), else taken to be one.
+    pub(super) fn may_be_throwable(&self, t: &str) -> bool {
+        let mut t = t;
+        for _ in 0..64 {
+            if t == "java/lang/Throwable" {
+                return true;
+            }
+            let supers = match self.by_name.get(t) {
+                Some(&k) => self.classes[k].super_name.as_deref(),
+                None => match self.jdk_types.and_then(|types| types.get(t)) {
+                    Some(s) => s.first().map(String::as_str),
+                    None if is_jdk_name(t) => {
+                        return ["Exception", "Error", "Throwable"]
+                            .iter()
+                            .any(|s| t.ends_with(s));
+                    }
+                    None => return true,
+                },
+            };
+            match supers {
+                Some(s) => t = s,
+                None => return false,
+            }
+        }
+        true
+    }
+
     /// Whether an object of type `t` (class path or JDK) may be a `target`: its ancestry reaches
     /// it, or leaves what is known (class path and `jdk_types`) before it could.
     pub(super) fn may_subtype(&self, t: &str, target: &str) -> bool {
