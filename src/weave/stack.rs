@@ -27,6 +27,12 @@ pub trait StackOracle {
     ) -> bool {
         self.may_read_stack(name, Some(arity))
     }
+
+    /// Whether a call of this name may return a throwable made under the call, unthrown (a
+    /// factory): a patch that keeps the result keeps its stack trace. By default none does.
+    fn may_return_fresh_throwable(&self, _name: &str, _arity: Option<usize>) -> bool {
+        false
+    }
 }
 
 impl StackOracle for crate::bytecode::purity::Purity {
@@ -36,6 +42,10 @@ impl StackOracle for crate::bytecode::purity::Purity {
 
     fn may_read_stack_on(&self, receiver: &str, is_static: bool, name: &str, arity: usize) -> bool {
         crate::bytecode::purity::Purity::may_read_stack_on(self, receiver, is_static, name, arity)
+    }
+
+    fn may_return_fresh_throwable(&self, name: &str, arity: Option<usize>) -> bool {
+        crate::bytecode::purity::Purity::may_return_fresh_throwable(self, name, arity)
     }
 }
 
@@ -217,7 +227,15 @@ fn exposure_at(src: &str, n: Node, names: &Names, oracle: &dyn StackOracle) -> O
                     }
                     _ => oracle.may_read_stack(name, arity),
                 };
-            reads.then(|| format!("it calls `{name}`, which may read the call stack"))
+            if reads {
+                return Some(format!(
+                    "it calls `{name}`, which may read the call stack or keep a stack trace"
+                ));
+            }
+            let thrown_at_once = n.parent().is_some_and(|p| p.kind() == "throw_statement");
+            (!thrown_at_once && oracle.may_return_fresh_throwable(name, arity)).then(|| {
+                format!("it keeps what `{name}` returns, a throwable whose stack trace would show the isolation unit")
+            })
         }
         "method_reference" => {
             let mut c = n.walk();
@@ -226,9 +244,11 @@ fn exposure_at(src: &str, n: Node, names: &Names, oracle: &dyn StackOracle) -> O
                 .last()
                 .filter(|k| k.kind() == "identifier")
                 .map(|k| text(src, k))?;
-            oracle
-                .may_read_stack(name, None)
-                .then(|| format!("it refers to `{name}`, which may read the call stack"))
+            oracle.may_read_stack(name, None).then(|| {
+                format!(
+                    "it refers to `{name}`, which may read the call stack or keep a stack trace"
+                )
+            })
         }
         "identifier" | "type_identifier" if text(src, n) == "StackWalker" => {
             Some("it uses a `StackWalker`, which reads the call stack".to_string())
@@ -237,7 +257,7 @@ fn exposure_at(src: &str, n: Node, names: &Names, oracle: &dyn StackOracle) -> O
             let ty = simple(text(src, n.child_by_field_name("type")?));
             if oracle.may_read_stack(ty, arity(n)) {
                 return Some(format!(
-                    "it creates a `{ty}`, which may read the call stack"
+                    "it creates a `{ty}`, which may read the call stack or keep a stack trace"
                 ));
             }
             (is_throwable_name(ty) && !thrown(n)).then(|| {
@@ -390,6 +410,29 @@ mod tests {
         assert!(!with("mark.info(s);"), "a `Mark` is no logger");
         assert!(!with("info(s);"), "a method of the enclosing class");
         assert!(!with("this.config(s);"));
+    }
+
+    /// A factory of throwables (`error()`): its result kept is exposed, thrown at once is not.
+    struct Factory;
+
+    impl StackOracle for Factory {
+        fn may_read_stack(&self, _name: &str, _arity: Option<usize>) -> bool {
+            false
+        }
+
+        fn may_return_fresh_throwable(&self, name: &str, arity: Option<usize>) -> bool {
+            name == "error" && arity == Some(1)
+        }
+    }
+
+    #[test]
+    fn a_kept_result_of_a_throwable_factory_is_exposed() {
+        let with = |stmt: &str| exposed_with(stmt, &Factory);
+        assert!(with("last = error(s);"));
+        assert!(with("list.add(error(s));"));
+        assert!(!with("throw error(s);"));
+        assert!(!with("if (y < 0) throw error(s);"));
+        assert!(!with("y = error();"), "another arity");
     }
 
     #[test]
