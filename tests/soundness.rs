@@ -53,23 +53,27 @@ fn soundness_fixture_default_equals_no_dedup_equals_plain_equals_expected() {
 /// caller) and in an enhanced `for`'s `iterator()`:
 /// validated one by one, as is `equals` on a `Tag`, whose `equals` reads the stack. `equals` on
 /// a `String` runs JDK code only: those four patches are woven. And a static initialiser that
-/// reads the stack, which the warm loader leaves to the JVM (`boot_init`).
+/// reads the stack, which the warm loader leaves to the JVM (`boot_init`). And throwables a
+/// callee makes or catches and keeps unthrown (`kept_fee`), whose traces the test reads later.
 #[test]
 fn stackjdk_fixture_default_equals_no_dedup_equals_plain_equals_expected() {
     let (_tmp, work) = three_techniques_give_expected("stackjdk");
     let default = std::fs::read_to_string(work.join("runs/0001/result.jsonl")).unwrap();
-    let line: serde_json::Value = default
-        .lines()
-        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
-        .find(|l| {
-            l["patches_path"]
-                .as_str()
-                .unwrap()
-                .ends_with("total_fee.json")
-        })
-        .unwrap();
-    assert_eq!(line["extra"]["fallback"], 10, "{line}");
-    assert_eq!(line["extra"]["woven"], 5, "{line}");
+    let line = |set: &str| -> serde_json::Value {
+        default
+            .lines()
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+            .find(|l| l["patches_path"].as_str().unwrap().ends_with(set))
+            .unwrap()
+    };
+    let total = line("total_fee.json");
+    assert_eq!(total["extra"]["fallback"], 10, "{total}");
+    assert_eq!(total["extra"]["woven"], 5, "{total}");
+    // Throwables a callee keeps go one by one (and the patch that does not parse); the three
+    // patches whose callee only throws are woven.
+    let kept = line("kept_fee.json");
+    assert_eq!(kept["extra"]["fallback"], 5, "{kept}");
+    assert_eq!(kept["extra"]["woven"], 3, "{kept}");
 }
 
 /// Logback's location information: the caller of a logging call, read off the stack through the

@@ -58,8 +58,23 @@ BOOT_INIT = [
     ("loads++", "C"),
 ]
 
+# Throwables a callee makes or catches and keeps, unthrown: their stack traces were fixed under
+# the patch, so a woven patch's would show its isolation unit. One that a callee only throws out
+# (`Audit.check`) leaves the unit thrown and is woven.
+KEPT_FEE = [
+    ("Audit.mark();\n        fee = amount / 10;", "s"),
+    ("Audit.last = Audit.made();\n        fee = amount / 10;", "s"),
+    ("Audit.guard(-amount);\n        fee = amount / 10;", "s"),
+    ("fee = Audit.check(amount) / 10;", "s"),
+    ("Audit.mark();\n        fee = amount / 9;", "F"),
+    ("fee = Audit.check(-amount) / 10;", "F"),
+    ("fee = Audit.check(amount) / 9;", "F"),
+    ("Audit.mark()", "C"),
+]
+
 SETS = [
     ("boot_init", PKG + "Boot.java", "static {", "loads++;", 0, BOOT_INIT),
+    ("kept_fee", PKG + "Receipt.java", "public static int total(", "fee = amount / 10;", 0, KEPT_FEE),
     ("total_fee", PKG + "Receipt.java", "public static int total(", "fee = amount / 10;", 0, TOTAL_FEE),
 ]
 

@@ -15,5 +15,19 @@ public class ReceiptTest {
                 assertEquals("total", where);
             }
         }
+        if (Audit.last != null) {
+            assertEquals("total", innermostReceipt(Audit.last));
+        }
+    }
+
+    /** The method of the innermost frame of {@link Receipt} (not a lambda) in a throwable's trace. */
+    private static String innermostReceipt(Throwable t) {
+        for (StackTraceElement frame : t.getStackTrace()) {
+            if (frame.getClassName().equals(Receipt.class.getName())
+                    && !frame.getMethodName().startsWith("lambda$")) {
+                return frame.getMethodName();
+            }
+        }
+        return "?";
     }
 }
