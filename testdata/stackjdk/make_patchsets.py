@@ -35,6 +35,8 @@ TOTAL_FEE = [
     ("fee = \"tag\".equals(label) ? amount / 10 : 0;", "s"),
     ("fee = label.equals(\"tag\") ? amount / 10 : amount;", "s"),
     ("fee = 0;\n        for (int d : new Tab()) { fee += amount / d; }", "s"),
+    # A callee's lambda run by JDK code outside the allowlist (`List.forEach`).
+    ("Audit.each(java.util.Arrays.asList(\"a\"));\n        fee = amount / 10;", "s"),
     # java.util.logging infers the caller: through the `Logger` field, and through a logger of no
     # declared type in the statement.
     ("JUL.info(\"fee\");\n        fee = amount / 10;", "s"),
@@ -53,6 +55,10 @@ BOOT_INIT = [
     ("loads++;", "s"),
     ("loads++;\n        initIn = Thread.currentThread().getStackTrace()[1].getMethodName();", "s"),
     ("initIn = new Throwable().getStackTrace()[0].getMethodName();\n        loads++;", "s"),
+    # A throwable made there and kept: its trace was fixed in `<clinit>`.
+    ("loads++;\n        origin = new Throwable();", "s"),
+    ("origin = new IllegalStateException(\"boot\");\n        loads++;", "s"),
+    ("loads++;\n        origin = new Throwable();\n        loads++;", "F"),
     ("loads += 2;", "F"),
     ("loads++;\n        initIn = new Throwable().getStackTrace()[1].getMethodName();", "F"),
     ("loads++", "C"),

@@ -31,4 +31,9 @@ public class Audit {
             last = e;
         }
     }
+
+    /** Notes where each item was noted, in a lambda the JDK's {@code forEach} runs. */
+    public static void each(java.util.List<String> items) {
+        items.forEach(item -> Receipt.notedIn = Receipt.innermostHere());
+    }
 }
