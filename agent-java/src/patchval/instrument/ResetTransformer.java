@@ -29,8 +29,9 @@ import org.objectweb.asm.Type;
  *       {@code final} removed from those fields (re-running the initialiser assigns them);</li>
  * </ul>
  * A class whose static initialiser reads the stack (a JDK stack reader called by it or by a
- * method of the class it calls, {@link StackReads}) is sticky instead of resettable, so that the
- * JVM's own {@code <clinit>} frame is what it sees, as in a fresh loader.
+ * method of the class it calls, {@link StackReads}), or makes a throwable there that it does not
+ * throw at once (its trace would name {@code __pv$clinit}), is sticky instead of resettable, so
+ * that the JVM's own {@code <clinit>} frame is what it sees, as in a fresh loader.
  * An enum or interface that can hold mutable state — a field that is not final, or one of an
  * array, {@code java.util} or string-builder type (other than an enum's own synthetic
  * {@code $VALUES}) — is <em>sticky</em>: it cannot be reset, and its {@code <clinit>} starts with
@@ -134,10 +135,60 @@ public final class ResetTransformer implements BiFunction<String, byte[], byte[]
                 List<String> calls = new ArrayList<>();
                 own.put(name + desc, calls);
                 return new MethodVisitor(Opcodes.ASM9) {
+                    /** Throwables made and thrown at once (the constructor just before athrow). */
+                    int made;
+                    int thrown;
+                    boolean initThrowable;
+
                     @Override
                     public void visitMethodInsn(int op, String owner, String n, String d, boolean itf) {
                         if (owner.equals(self[0])) calls.add(n + d);
                         else if (StackReads.isJdkReader(owner, n)) calls.add(READS);
+                        initThrowable = op == Opcodes.INVOKESPECIAL && n.equals("<init>")
+                            && StackReads.mayBeThrowable(owner);
+                    }
+
+                    @Override
+                    public void visitTypeInsn(int op, String type) {
+                        if (op == Opcodes.NEW && StackReads.mayBeThrowable(type)) made++;
+                        initThrowable = false;
+                    }
+
+                    @Override
+                    public void visitInsn(int op) {
+                        if (op == Opcodes.ATHROW && initThrowable) thrown++;
+                        initThrowable = false;
+                    }
+
+                    @Override
+                    public void visitVarInsn(int op, int v) {
+                        initThrowable = false;
+                    }
+
+                    @Override
+                    public void visitFieldInsn(int op, String owner, String n, String d) {
+                        initThrowable = false;
+                    }
+
+                    @Override
+                    public void visitJumpInsn(int op, Label target) {
+                        initThrowable = false;
+                    }
+
+                    @Override
+                    public void visitLdcInsn(Object value) {
+                        initThrowable = false;
+                    }
+
+                    @Override
+                    public void visitIntInsn(int op, int operand) {
+                        initThrowable = false;
+                    }
+
+                    @Override
+                    public void visitEnd() {
+                        // A throwable made and kept: its trace, fixed here, names this frame.
+                        if (made > thrown) calls.add(READS);
                     }
                 };
             }

@@ -34,6 +34,16 @@ final class StackReads {
         }
     }
 
+    /**
+     * Whether objects of the class may be throwables, by name (the agent sees one class at a
+     * time, not the hierarchy): {@code java/lang/Throwable} and classes named {@code ...Exception}
+     * or {@code ...Error}.
+     */
+    static boolean mayBeThrowable(String internalName) {
+        return internalName.equals("java/lang/Throwable")
+            || internalName.endsWith("Exception") || internalName.endsWith("Error");
+    }
+
     /** Whether {@code from} reaches {@code mark} over {@code calls} (method to the methods it calls). */
     static boolean reaches(Map<String, List<String>> calls, String from, String mark) {
         Set<String> seen = new HashSet<>();

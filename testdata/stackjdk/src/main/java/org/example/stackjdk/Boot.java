@@ -5,6 +5,8 @@ public class Boot {
     public static int loads;
     /** The method a stack read in the static initialiser named, if one did. */
     public static String initIn;
+    /** A throwable the static initialiser made and kept, if it did. */
+    public static Throwable origin;
 
     static {
         loads++;

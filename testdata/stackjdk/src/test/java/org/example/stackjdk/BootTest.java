@@ -12,6 +12,9 @@ public class BootTest {
         if (Boot.initIn != null) {
             assertEquals("<clinit>", Boot.initIn);
         }
+        if (Boot.origin != null) {
+            assertEquals("<clinit>", Boot.origin.getStackTrace()[0].getMethodName());
+        }
     }
 
     @Test
