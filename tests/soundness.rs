@@ -3,8 +3,8 @@
 //! across test classes and leave system properties, the default Locale and TimeZone changed),
 //! `testdata/surefire` (resources read through the system class loader, a class that passes only
 //! run whole; verified as surefire runs the tests), `testdata/selection` and `testdata/stackjdk`
-//! (stack reads through JDK callbacks), `testdata/logback` and `testdata/log4j` (logging
-//! libraries that infer their caller).
+//! (stack reads through JDK callbacks, kept throwables), `testdata/stackwalk` (`StackWalker`),
+//! `testdata/logback` and `testdata/log4j` (logging libraries that infer their caller).
 //! The default technique, `--no-dedup` and `--technique plain` must each give the verified
 //! verdicts of `patches/expected.json` on every set.
 
@@ -74,6 +74,12 @@ fn stackjdk_fixture_default_equals_no_dedup_equals_plain_equals_expected() {
     let kept = line("kept_fee.json");
     assert_eq!(kept["extra"]["fallback"], 5, "{kept}");
     assert_eq!(kept["extra"]["woven"], 3, "{kept}");
+}
+
+/// `StackWalker` (a fixture at release 11), in callees and in a patch's text.
+#[test]
+fn stackwalk_fixture_default_equals_no_dedup_equals_plain_equals_expected() {
+    three_techniques_give_expected("stackwalk");
 }
 
 /// Logback's location information: the caller of a logging call, read off the stack through the

@@ -376,7 +376,7 @@ def java_files(root):
 
 def javac(sources, out, classpath):
     os.makedirs(out, exist_ok=True)
-    cmd = [tool("javac"), "--release", "8", "-nowarn", "-encoding", "UTF-8", "-d", out]
+    cmd = [tool("javac"), "--release", RELEASE, "-nowarn", "-encoding", "UTF-8", "-d", out]
     if classpath:
         cmd += ["-cp", os.pathsep.join(classpath)]
     r = subprocess.run(cmd + sources, capture_output=True, text=True)
@@ -416,6 +416,8 @@ def run_tests(runner_dir, mode, classpath, tests):
 FORK_PER_TEST = False
 # Jars the fixture's main code and tests need besides JUnit (on every class path).
 LIBS = []
+# The Java release the fixture compiles at (its patchval.toml's `release`, 8 by default).
+RELEASE = "8"
 
 
 def run_each(runner_dir, mode, classpath, tests):
@@ -503,10 +505,10 @@ def verify_in(work, only, verbose):
     return 0 if mismatches == 0 else 1
 
 
-def main_for(doc, fixture, here, sets, fork_per_test=False, libs=()):
+def main_for(doc, fixture, here, sets, fork_per_test=False, libs=(), release="8"):
     """The command line of a fixture's make_patchsets.py: write its manifests, then verify them
-    (`libs`: jars the fixture needs besides JUnit)."""
-    global HERE, SETS, FORK_PER_TEST, LIBS
+    (`libs`: jars the fixture needs besides JUnit; `release`: the fixture's Java release)."""
+    global HERE, SETS, FORK_PER_TEST, LIBS, RELEASE
     ap = argparse.ArgumentParser(description=doc.split("\n")[0])
     ap.add_argument("--no-verify", action="store_true", help="only regenerate the manifests")
     ap.add_argument("--only", nargs="*", default=[], help="verify only these sets")
@@ -517,7 +519,7 @@ def main_for(doc, fixture, here, sets, fork_per_test=False, libs=()):
     rc = base.main()
     if rc != 0 or args.no_verify:
         return rc
-    HERE, SETS, FORK_PER_TEST, LIBS = here, sets, fork_per_test, list(libs)
+    HERE, SETS, FORK_PER_TEST, LIBS, RELEASE = here, sets, fork_per_test, list(libs), release
     return verify(set(args.only), args.verbose)
 
 

@@ -1,0 +1,48 @@
+#!/usr/bin/env python3
+"""Regenerate the stackwalk fixture's patch set and patches/expected.json, and verify every
+expected verdict by plain validation.
+
+Usage:  python3 testdata/stackwalk/make_patchsets.py [--no-verify] [--only SET ...] [-v]
+
+The spec format, the manifest writer and the verifier are those of
+testdata/soundness/make_patchsets.py (imported), compiling with --release 11 as the fixture's
+patchval.toml says (StackWalker is Java 9+).
+"""
+import importlib.util
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TESTDATA = os.path.dirname(HERE)
+
+_spec = importlib.util.spec_from_file_location(
+    "soundness_make_patchsets", os.path.join(TESTDATA, "soundness", "make_patchsets.py"))
+sound = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(sound)
+
+PKG = "src/main/java/org/example/stackwalk/"
+
+# A StackWalker sees the frames of the running code: in a callee (`note`, `depth`) and in the
+# patch's own text. Under plain validation `charge` is the caller; in a woven patch, its
+# isolation unit, one frame more.
+CHARGE = [
+    ("cost = units * 3;", "s"),
+    ("Meter.note();\n        cost = units * 3;", "s"),
+    ("cost = units * 3 + (int) Meter.depth() - 2;", "s"),
+    ("cost = \"charge\".equals(StackWalker.getInstance().walk(f -> f.findFirst().get().getMethodName())) ? units * 3 : 0;", "s"),
+    ("Meter.note();\n        cost = units * 4;", "F"),
+    ("cost = units * 3 + (int) Meter.depth();", "F"),
+    ("cost = units * 3", "C"),
+]
+
+SETS = [
+    ("charge", PKG + "Meter.java", "public static int charge(", "cost = units * 3;", 0, CHARGE),
+]
+
+
+def main():
+    return sound.main_for(__doc__, "stackwalk", HERE, SETS, release="11")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
