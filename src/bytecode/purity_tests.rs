@@ -483,6 +483,7 @@ public class Reach {
     public static void eachPlain(java.util.List<String> l) { l.forEach(s -> last = s); }
     public static void submit(java.util.concurrent.ExecutorService e) { e.submit(Reach::noted); }
     static void noted() { last = trace(new Throwable()); }
+    public static void trail(Object... xs) { trace(new Throwable()); }
 }
 "#;
 
@@ -569,4 +570,8 @@ fn the_stack_analysis_follows_every_call_and_lambda_and_dispatches_by_the_jdk_hi
     assert!(p.may_read_stack("each", Some(1)), "`Iterable.forEach`");
     assert!(p.may_read_stack("submit", Some(1)), "an executor");
     assert!(!p.may_read_stack("eachPlain", Some(1)));
+    // A variable-arity reader, called with any number of arguments.
+    for arity in [0, 1, 3] {
+        assert!(p.may_read_stack("trail", Some(arity)), "trail/{arity}");
+    }
 }

@@ -3,7 +3,7 @@
 //! seeds are the JDK's stack readers; the readers are every class-path method that may reach one
 //! over a call graph of its own ([`graph`]: overrides, callbacks and lambdas count).
 
-use super::classfile::{self, InvokeKind, ACC_ABSTRACT, ACC_INTERFACE, ACC_STATIC};
+use super::classfile::{self, InvokeKind, ACC_ABSTRACT, ACC_INTERFACE, ACC_STATIC, ACC_VARARGS};
 use super::jdk::{callbacks, simple_name};
 use super::Graph;
 use std::collections::{HashMap, HashSet};
@@ -293,7 +293,11 @@ pub(super) fn summarise(g: &Graph, readers: &[bool]) -> Vec<(String, u16)> {
             if !readers[g.first[ci] + mi] || m.name == "<clinit>" {
                 continue;
             }
-            let arity = classfile::arity(&m.descriptor).map_or(u16::MAX, arity16);
+            // A variable-arity method may be called with any number of arguments.
+            let arity = match classfile::arity(&m.descriptor) {
+                _ if m.access & ACC_VARARGS != 0 => u16::MAX,
+                a => a.map_or(u16::MAX, arity16),
+            };
             let name = if m.name == "<init>" {
                 simple_name(&c.name).to_string()
             } else {
