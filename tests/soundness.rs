@@ -50,7 +50,8 @@ fn soundness_fixture_default_equals_no_dedup_equals_plain_equals_expected() {
 
 /// Stack reads a patch's text does not show, through the JDK (`String.valueOf` calling a
 /// `toString` back, `Supplier.get` running a lambda, a `java.util.logging` logger inferring its
-/// caller), in an enhanced `for`'s `iterator()` and in a callee's lambda that `List.forEach` runs:
+/// caller), in an enhanced `for`'s `iterator()`, in a callee's lambda that `List.forEach` runs
+/// and in a reader of variable arity:
 /// validated one by one, as is `equals` on a `Tag`, whose `equals` reads the stack. `equals` on
 /// a `String` runs JDK code only: those four patches are woven. And a static initialiser that
 /// reads the stack, which the warm loader leaves to the JVM (`boot_init`). And throwables a
@@ -67,7 +68,7 @@ fn stackjdk_fixture_default_equals_no_dedup_equals_plain_equals_expected() {
             .unwrap()
     };
     let total = line("total_fee.json");
-    assert_eq!(total["extra"]["fallback"], 11, "{total}");
+    assert_eq!(total["extra"]["fallback"], 12, "{total}");
     assert_eq!(total["extra"]["woven"], 5, "{total}");
     // Throwables a callee keeps go one by one (and the patch that does not parse); the three
     // patches whose callee only throws are woven.

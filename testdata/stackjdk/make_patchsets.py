@@ -37,6 +37,8 @@ TOTAL_FEE = [
     ("fee = 0;\n        for (int d : new Tab()) { fee += amount / d; }", "s"),
     # A callee's lambda run by JDK code outside the allowlist (`List.forEach`).
     ("Audit.each(java.util.Arrays.asList(\"a\"));\n        fee = amount / 10;", "s"),
+    # A reader of variable arity, called with two arguments (its descriptor has one parameter).
+    ("Audit.noteAll(\"a\", \"b\");\n        fee = amount / 10;", "s"),
     # java.util.logging infers the caller: through the `Logger` field, and through a logger of no
     # declared type in the statement.
     ("JUL.info(\"fee\");\n        fee = amount / 10;", "s"),

@@ -36,4 +36,9 @@ public class Audit {
     public static void each(java.util.List<String> items) {
         items.forEach(item -> Receipt.notedIn = Receipt.innermostHere());
     }
+
+    /** Notes where it was called from; of variable arity, so a call's argument count is not its descriptor's. */
+    public static void noteAll(String... tags) {
+        Receipt.notedIn = Receipt.innermostHere();
+    }
 }
