@@ -17,6 +17,7 @@ mod init;
 mod jdk;
 mod queries;
 mod stack;
+pub use queries::Arg;
 pub use stack::may_be_jdk_reader;
 mod summary;
 use jdk::{callbacks, jdk, jdk_verdict, Callback};
@@ -53,6 +54,10 @@ pub struct Purity {
     /// `(name, arity)` of every class-path method that may read the call stack (constructors
     /// under their class's simple name), sorted: see `stack.rs`.
     stack_readers: Vec<(String, u16)>,
+    /// `(name, parameters)` of the same readers: the descriptor's `(..)` part, or `*` where it
+    /// does not say which calls the reader takes (`stack::signatures`), sorted: a call whose
+    /// arguments' types fit none of a name's readers does not read the stack through them.
+    stack_reader_params: Vec<(String, String)>,
     /// Whether a project method the JDK may call back (`equals`, `toString`, ...) may read the
     /// call stack, and whether, in addition, a lambda or functional method may: then a JDK
     /// method that calls back may too.
@@ -492,6 +497,12 @@ fn analyse(classes: &[ClassFile], jdk_types: &Supertypes) -> Purity {
     let readers = stack::readers(&g, total, &fresh);
     let mut p = summary::summarise(&g, &impure, &init_safe);
     p.stack_readers = stack::summarise(&g, &readers);
+    p.stack_reader_params = stack::signatures(&g, &readers)
+        .into_iter()
+        .map(|(name, _, params)| (name, params))
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter()
+        .collect();
     p.stack_fresh = stack::summarise(&g, &fresh);
     p.stack_callbacks = readers[g.callbacks()];
     p.stack_fn_callbacks = readers[g.fn_callbacks()];

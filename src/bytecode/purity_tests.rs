@@ -484,6 +484,11 @@ public class Reach {
     public static void submit(java.util.concurrent.ExecutorService e) { e.submit(Reach::noted); }
     static void noted() { last = trace(new Throwable()); }
     public static void trail(Object... xs) { trace(new Throwable()); }
+    public static class Wrapped extends RuntimeException {
+        public Wrapped(String m) { super(m); }
+        public Wrapped(Throwable t) { super(trace(t)); }
+        public Wrapped(int code) { super("code " + code); }
+    }
 }
 "#;
 
@@ -574,4 +579,15 @@ fn the_stack_analysis_follows_every_call_and_lambda_and_dispatches_by_the_jdk_hi
     for arity in [0, 1, 3] {
         assert!(p.may_read_stack("trail", Some(arity)), "trail/{arity}");
     }
+    // Overloads of one arity told apart by what the arguments are known to be.
+    use crate::bytecode::purity::Arg;
+    assert!(p.may_read_stack("Wrapped", Some(1)));
+    assert!(!p.may_read_stack_with("Wrapped", &[Arg::String]));
+    assert!(!p.may_read_stack_with("Wrapped", &[Arg::Value]));
+    assert!(p.may_read_stack_with("Wrapped", &[Arg::Unknown]));
+    assert!(
+        p.may_read_stack_with("trail", &[Arg::String, Arg::Value]),
+        "variable arity"
+    );
+    assert!(p.may_read_stack_with("getStackTrace", &[]), "a JDK reader");
 }

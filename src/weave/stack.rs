@@ -7,6 +7,7 @@ use super::names::{kind_of, Kind, Names};
 use super::scope::Site;
 use super::sequential::Field;
 use super::text;
+use crate::bytecode::purity::Arg;
 use tree_sitter::Node;
 
 /// What the stack rule asks of the class-path analysis (`project::purity::Purity`).
@@ -28,6 +29,13 @@ pub trait StackOracle {
         self.may_read_stack(name, Some(arity))
     }
 
+    /// [`Self::may_read_stack`] for a call (a constructor: under its class's simple name) with
+    /// arguments of these types, which may rule out readers whose parameters cannot take them.
+    /// By default they do not.
+    fn may_read_stack_with(&self, name: &str, args: &[Arg]) -> bool {
+        self.may_read_stack(name, Some(args.len()))
+    }
+
     /// Whether a call of this name may return a throwable made under the call, unthrown (a
     /// factory): a patch that keeps the result keeps its stack trace. By default none does.
     fn may_return_fresh_throwable(&self, _name: &str, _arity: Option<usize>) -> bool {
@@ -42,6 +50,10 @@ impl StackOracle for crate::bytecode::purity::Purity {
 
     fn may_read_stack_on(&self, receiver: &str, is_static: bool, name: &str, arity: usize) -> bool {
         crate::bytecode::purity::Purity::may_read_stack_on(self, receiver, is_static, name, arity)
+    }
+
+    fn may_read_stack_with(&self, name: &str, args: &[Arg]) -> bool {
+        crate::bytecode::purity::Purity::may_read_stack_with(self, name, args)
     }
 
     fn may_return_fresh_throwable(&self, name: &str, arity: Option<usize>) -> bool {
@@ -165,6 +177,21 @@ fn arity(n: Node) -> Option<usize> {
         .map(|a| a.named_child_count())
 }
 
+/// What a call's arguments are known to be, from their text and the names' declared types.
+fn args(src: &str, n: Node, names: &Names) -> Option<Vec<Arg>> {
+    let list = n.child_by_field_name("arguments")?;
+    let mut c = list.walk();
+    let out = list
+        .named_children(&mut c)
+        .map(|a| match kind_of(src, a, names) {
+            Kind::String => Arg::String,
+            Kind::Value => Arg::Value,
+            _ => Arg::Unknown,
+        })
+        .collect();
+    Some(out)
+}
+
 /// Whether `n` is (inside) the expression of a `throw` statement.
 fn thrown(n: Node) -> bool {
     let mut cur = n.parent();
@@ -220,12 +247,17 @@ fn exposure_at(src: &str, n: Node, names: &Names, oracle: &dyn StackOracle) -> O
                 .is_some_and(|o| !matches!(o.kind(), "this" | "super"));
             let jdk = on_object
                 && crate::bytecode::purity::may_be_jdk_reader(typed.map(|(t, _)| t), name);
+            let with_args = |args: Option<Vec<Arg>>| match args {
+                Some(args) => oracle.may_read_stack_with(name, &args),
+                None => oracle.may_read_stack(name, arity),
+            };
             let reads = jdk
                 || match (typed, arity) {
                     (Some((ty, is_static)), Some(a)) => {
                         oracle.may_read_stack_on(ty, is_static, name, a)
+                            && with_args(args(src, n, names))
                     }
-                    _ => oracle.may_read_stack(name, arity),
+                    _ => with_args(args(src, n, names)),
                 };
             if reads {
                 return Some(format!(
@@ -255,7 +287,11 @@ fn exposure_at(src: &str, n: Node, names: &Names, oracle: &dyn StackOracle) -> O
         }
         "object_creation_expression" => {
             let ty = simple(text(src, n.child_by_field_name("type")?));
-            if oracle.may_read_stack(ty, arity(n)) {
+            let reads = match args(src, n, names) {
+                Some(args) => oracle.may_read_stack_with(ty, &args),
+                None => oracle.may_read_stack(ty, arity(n)),
+            };
+            if reads {
                 return Some(format!(
                     "it creates a `{ty}`, which may read the call stack or keep a stack trace"
                 ));
@@ -300,7 +336,7 @@ fn escapes(src: &str, body: Node, name: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{stack_exposure, Site, StackOracle};
+    use super::{stack_exposure, Arg, Site, StackOracle};
 
     fn readers(name: &str, _arity: Option<usize>) -> bool {
         matches!(
@@ -433,6 +469,29 @@ mod tests {
         assert!(!with("throw error(s);"));
         assert!(!with("if (y < 0) throw error(s);"));
         assert!(!with("y = error();"), "another arity");
+    }
+
+    /// `Oops(Throwable)` reads the stack, `Oops(String)` does not.
+    struct Overloads;
+
+    impl StackOracle for Overloads {
+        fn may_read_stack(&self, name: &str, _arity: Option<usize>) -> bool {
+            name == "Oops"
+        }
+
+        fn may_read_stack_with(&self, name: &str, args: &[Arg]) -> bool {
+            name == "Oops" && args != [Arg::String]
+        }
+    }
+
+    #[test]
+    fn a_call_is_asked_with_its_arguments_types() {
+        let with = |stmt: &str| exposed_with(stmt, &Overloads);
+        assert!(!with("y = new Oops(\"x\").hashCode();"));
+        assert!(!with("y = new Oops(s).hashCode();"), "a `String` local");
+        assert!(with("y = new Oops(mark).hashCode();"));
+        assert!(with("y = new Oops(null).hashCode();"));
+        assert!(!with("y = Oops(\"a\" + y);"), "a method, a concatenation");
     }
 
     #[test]

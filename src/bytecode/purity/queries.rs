@@ -48,6 +48,34 @@ impl Purity {
     /// the call stack while it runs: a JDK stack reader, or a class-path method that may reach
     /// one. A constructor call asks with the class's simple name.
     pub fn may_read_stack(&self, name: &str, arity: Option<usize>) -> bool {
+        self.jdk_may_read_stack(name, arity) || listed(&self.stack_readers, name, arity)
+    }
+
+    /// [`Self::may_read_stack`] for a call with arguments of these types: a class-path reader of
+    /// that name whose parameter types none of the arguments can have (a string literal for a
+    /// `Throwable` parameter) is not what the call runs.
+    pub fn may_read_stack_with(&self, name: &str, args: &[Arg]) -> bool {
+        let arity = Some(args.len());
+        if self.jdk_may_read_stack(name, arity) {
+            return true;
+        }
+        if !listed(&self.stack_readers, name, arity) {
+            return false;
+        }
+        let from = self
+            .stack_reader_params
+            .partition_point(|(n, _)| n.as_str() < name);
+        let mut sigs = self.stack_reader_params[from..]
+            .iter()
+            .take_while(|(n, _)| n == name)
+            .peekable();
+        // A work dir written before the parameters were kept: by name and arity.
+        sigs.peek().is_none() || sigs.any(|(_, params)| params == "*" || fits(params, args))
+    }
+
+    /// Whether a JDK stack reader of this name, or a JDK method of this name that calls back
+    /// project code that may read the stack, may run.
+    fn jdk_may_read_stack(&self, name: &str, arity: Option<usize>) -> bool {
         if stack::JDK_READERS.contains(&name) {
             return true;
         }
@@ -61,10 +89,7 @@ impl Purity {
                 .into_iter()
                 .any(|v| self.callback_may_read_stack(v))
         };
-        if jdk().iter().any(calls_back) {
-            return true;
-        }
-        listed(&self.stack_readers, name, arity)
+        jdk().iter().any(calls_back)
     }
 
     /// Whether a call of this name (`arity` `None`: a method reference) may return a throwable
@@ -174,4 +199,105 @@ fn listed(list: &[(String, u16)], name: &str, arity: Option<usize>) -> bool {
         .iter()
         .take_while(|(n, _)| n == name)
         .any(|&(_, a)| a == u16::MAX || arity.is_none_or(|x| usize::from(a) == x))
+}
+
+/// What a call's argument is known to be, for matching it against a method's parameter types.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Arg {
+    /// A `String` (a literal, a name declared `String`, a concatenation with one).
+    String,
+    /// A primitive or a boxed primitive.
+    Value,
+    Unknown,
+}
+
+/// The reference types a `String` or a primitive's box converts to in an invocation context.
+const STRING_SUPERTYPES: &[&str] = &[
+    "Ljava/lang/String;",
+    "Ljava/lang/CharSequence;",
+    "Ljava/lang/Object;",
+    "Ljava/lang/Comparable;",
+    "Ljava/io/Serializable;",
+    "Ljava/lang/constant/Constable;",
+    "Ljava/lang/constant/ConstantDesc;",
+];
+const VALUE_TYPES: &[&str] = &[
+    "Ljava/lang/Object;",
+    "Ljava/lang/Number;",
+    "Ljava/lang/Comparable;",
+    "Ljava/io/Serializable;",
+    "Ljava/lang/constant/Constable;",
+    "Ljava/lang/constant/ConstantDesc;",
+    "Ljava/lang/Integer;",
+    "Ljava/lang/Long;",
+    "Ljava/lang/Short;",
+    "Ljava/lang/Byte;",
+    "Ljava/lang/Character;",
+    "Ljava/lang/Boolean;",
+    "Ljava/lang/Float;",
+    "Ljava/lang/Double;",
+];
+
+/// Whether arguments of these types may be passed to parameters `(..)` (a descriptor's part).
+fn fits(params: &str, args: &[Arg]) -> bool {
+    let Some(types) = parameter_types(params) else {
+        return true;
+    };
+    types.len() == args.len()
+        && types.iter().zip(args).all(|(t, a)| match a {
+            Arg::Unknown => true,
+            Arg::String => STRING_SUPERTYPES.contains(t),
+            Arg::Value => t.len() == 1 || VALUE_TYPES.contains(t),
+        })
+}
+
+/// The parameter types of a descriptor's `(..)` part, each as written there (`I`,
+/// `Ljava/lang/String;`, `[I`); `None` if malformed.
+fn parameter_types(params: &str) -> Option<Vec<&str>> {
+    let inner = params.strip_prefix('(')?.strip_suffix(')')?;
+    let bytes = inner.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        let start = i;
+        while bytes.get(i) == Some(&b'[') {
+            i += 1;
+        }
+        match bytes.get(i)? {
+            b'L' => i += inner[i..].find(';')? + 1,
+            b'B' | b'C' | b'D' | b'F' | b'I' | b'J' | b'S' | b'Z' => i += 1,
+            _ => return None,
+        }
+        out.push(&inner[start..i]);
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{fits, parameter_types, Arg};
+
+    #[test]
+    fn parameter_types_split_a_descriptor() {
+        assert_eq!(
+            parameter_types("(I[JLjava/lang/String;[[Lx/Y;Z)").unwrap(),
+            ["I", "[J", "Ljava/lang/String;", "[[Lx/Y;", "Z"]
+        );
+        assert_eq!(parameter_types("()").unwrap(), Vec::<&str>::new());
+        assert!(parameter_types("(Q)").is_none());
+    }
+
+    #[test]
+    fn arguments_fit_parameters_by_what_is_known_of_them() {
+        let throwable = "(Ljava/lang/Throwable;)";
+        assert!(!fits(throwable, &[Arg::String]));
+        assert!(!fits(throwable, &[Arg::Value]));
+        assert!(fits(throwable, &[Arg::Unknown]));
+        assert!(fits("(Ljava/lang/String;)", &[Arg::String]));
+        assert!(fits("(Ljava/lang/Object;I)", &[Arg::String, Arg::Value]));
+        assert!(fits("(Ljava/lang/Integer;)", &[Arg::Value]));
+        assert!(!fits("([I)", &[Arg::Value]));
+        assert!(!fits("(I)", &[Arg::String]));
+        assert!(!fits("(I)", &[]), "another arity");
+    }
 }

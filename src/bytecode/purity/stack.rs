@@ -268,6 +268,18 @@ pub(super) fn fresh(g: &Graph, total: usize) -> Vec<bool> {
 /// method reference that may read the stack, its functional method, which source code calls on a
 /// functional interface that may be the JDK's (`Supplier.get`). Sorted and distinct.
 pub(super) fn summarise(g: &Graph, readers: &[bool]) -> Vec<(String, u16)> {
+    signatures(g, readers)
+        .into_iter()
+        .map(|(name, arity, _)| (name, arity))
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter()
+        .collect()
+}
+
+/// [`summarise`] with each reader's parameter types: the descriptor's `(..)` part, or `*` where
+/// the types do not say which calls it takes (a lambda's functional method, a method of variable
+/// arity). `(name, arity, parameters)`, sorted and distinct.
+pub(super) fn signatures(g: &Graph, readers: &[bool]) -> Vec<(String, u16, String)> {
     let mut out = Vec::new();
     // An arity not read (`usize::MAX`) is kept as `u16::MAX`, which any call matches.
     let arity16 = |a: usize| {
@@ -285,7 +297,7 @@ pub(super) fn summarise(g: &Graph, readers: &[bool]) -> Vec<(String, u16)> {
             }
             if targets.iter().any(|&t| readers[t]) {
                 for s in sams.iter().flatten() {
-                    out.push((s.name.clone(), arity16(s.arity)));
+                    out.push((s.name.clone(), arity16(s.arity), "*".to_string()));
                 }
             }
         }
@@ -294,16 +306,21 @@ pub(super) fn summarise(g: &Graph, readers: &[bool]) -> Vec<(String, u16)> {
                 continue;
             }
             // A variable-arity method may be called with any number of arguments.
+            let varargs = m.access & ACC_VARARGS != 0;
             let arity = match classfile::arity(&m.descriptor) {
-                _ if m.access & ACC_VARARGS != 0 => u16::MAX,
+                _ if varargs => u16::MAX,
                 a => a.map_or(u16::MAX, arity16),
+            };
+            let params = match m.descriptor.find(')') {
+                Some(end) if !varargs && arity != u16::MAX => m.descriptor[..=end].to_string(),
+                _ => "*".to_string(),
             };
             let name = if m.name == "<init>" {
                 simple_name(&c.name).to_string()
             } else {
                 m.name.clone()
             };
-            out.push((name, arity));
+            out.push((name, arity, params));
         }
     }
     out.sort_unstable();
