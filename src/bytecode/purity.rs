@@ -18,7 +18,7 @@ mod jdk;
 mod queries;
 mod stack;
 pub use queries::Arg;
-pub use stack::may_be_jdk_reader;
+pub use stack::{is_throwable_name, may_be_jdk_reader};
 mod summary;
 use jdk::{callbacks, jdk, jdk_verdict, Callback};
 
@@ -496,13 +496,7 @@ fn analyse(classes: &[ClassFile], jdk_types: &Supertypes) -> Purity {
     let fresh = stack::fresh(&g, total);
     let readers = stack::readers(&g, total, &fresh);
     let mut p = summary::summarise(&g, &impure, &init_safe);
-    p.stack_readers = stack::summarise(&g, &readers);
-    p.stack_reader_params = stack::signatures(&g, &readers)
-        .into_iter()
-        .map(|(name, _, params)| (name, params))
-        .collect::<std::collections::BTreeSet<_>>()
-        .into_iter()
-        .collect();
+    (p.stack_readers, p.stack_reader_params) = stack::split(stack::signatures(&g, &readers));
     p.stack_fresh = stack::summarise(&g, &fresh);
     p.stack_callbacks = readers[g.callbacks()];
     p.stack_fn_callbacks = readers[g.fn_callbacks()];

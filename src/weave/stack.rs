@@ -7,7 +7,7 @@ use super::names::{kind_of, Kind, Names};
 use super::scope::Site;
 use super::sequential::Field;
 use super::text;
-use crate::bytecode::purity::Arg;
+use crate::bytecode::purity::{is_throwable_name, Arg};
 use tree_sitter::Node;
 
 /// What the stack rule asks of the class-path analysis (`project::purity::Purity`).
@@ -204,12 +204,6 @@ fn thrown(n: Node) -> bool {
         }
     }
     false
-}
-
-fn is_throwable_name(ty: &str) -> bool {
-    ["Exception", "Error", "Throwable"]
-        .iter()
-        .any(|s| ty.ends_with(s))
 }
 
 /// The declared type of a call's receiver where the statement says it, and whether the call is

@@ -40,10 +40,12 @@ pub fn may_be_jdk_reader(receiver: Option<&str>, name: &str) -> bool {
     }
 }
 
-fn is_jdk_name(t: &str) -> bool {
-    ["java/", "javax/", "jdk/", "sun/", "com/sun/"]
+/// Whether a class of this name (simple, qualified or internal) is taken to be a throwable
+/// where its ancestry is not known: `…Exception`, `…Error`, `…Throwable`.
+pub fn is_throwable_name(name: &str) -> bool {
+    ["Exception", "Error", "Throwable"]
         .iter()
-        .any(|p| t.starts_with(p))
+        .any(|s| name.ends_with(s))
 }
 
 /// Whether invoking `owner.name` is a JDK stack read.
@@ -268,12 +270,26 @@ pub(super) fn fresh(g: &Graph, total: usize) -> Vec<bool> {
 /// method reference that may read the stack, its functional method, which source code calls on a
 /// functional interface that may be the JDK's (`Supplier.get`). Sorted and distinct.
 pub(super) fn summarise(g: &Graph, readers: &[bool]) -> Vec<(String, u16)> {
-    signatures(g, readers)
-        .into_iter()
-        .map(|(name, arity, _)| (name, arity))
-        .collect::<std::collections::BTreeSet<_>>()
-        .into_iter()
-        .collect()
+    split(signatures(g, readers)).0
+}
+
+/// `(name, arity)` and `(name, parameters)` lists, as persisted.
+type Arities = Vec<(String, u16)>;
+type Params = Vec<(String, String)>;
+
+/// [`signatures`] as `(name, arity)` and `(name, parameters)`, each sorted and distinct.
+pub(super) fn split(sigs: Vec<(String, u16, String)>) -> (Arities, Params) {
+    let mut arities = Vec::with_capacity(sigs.len());
+    let mut params = Vec::with_capacity(sigs.len());
+    for (name, arity, p) in sigs {
+        arities.push((name.clone(), arity));
+        params.push((name, p));
+    }
+    arities.sort_unstable();
+    arities.dedup();
+    params.sort_unstable();
+    params.dedup();
+    (arities, params)
 }
 
 /// [`summarise`] with each reader's parameter types: the descriptor's `(..)` part, or `*` where
@@ -352,11 +368,7 @@ impl Graph<'_> {
                 Some(&k) => self.classes[k].super_name.as_deref(),
                 None => match self.jdk_types.and_then(|types| types.get(t)) {
                     Some(s) => s.first().map(String::as_str),
-                    None if is_jdk_name(t) => {
-                        return ["Exception", "Error", "Throwable"]
-                            .iter()
-                            .any(|s| t.ends_with(s));
-                    }
+                    None if super::is_jdk(t) => return is_throwable_name(t),
                     None => return true,
                 },
             };
