@@ -80,8 +80,29 @@ KEPT_FEE = [
     ("Audit.mark()", "C"),
 ]
 
+# Project objects that JDK code outside the allowlist calls back: a `Tag` whose `toString()` a
+# `StringBuilder` calls, an `Order` (a class, not a lambda) `Collections.sort` calls, a `Tick`
+# `Thread.run` calls on the calling thread. Each reads the stack in the callee. The calls are in
+# a class-path method (`Audit`) or in the patch's own text.
+CALLBACK_FEE = [
+    ("fee = amount / 10;", "s"),
+    ("fee = Audit.appended(new Tag()) == 3 ? amount / 10 : 0;", "s"),
+    ("Audit.sortNames();\n        fee = amount / 10;", "s"),
+    ("Audit.runHere(new Audit.Tick());\n        fee = amount / 10;", "s"),
+    # The same hand-overs in the patch's own text.
+    ("fee = new StringBuilder().append(new Tag()).length() == 3 ? amount / 10 : 0;", "s"),
+    ("java.util.Collections.sort(new java.util.ArrayList<>(java.util.Arrays.asList(\"b\", \"a\")), new Audit.Order());\n        fee = amount / 10;", "s"),
+    ("new Thread(new Audit.Tick()).run();\n        fee = amount / 10;", "s"),
+    ("fee = Audit.appended(new Tag()) == 3 ? amount / 9 : 0;", "F"),
+    ("fee = new StringBuilder().append(new Tag()).length() == 3 ? amount / 9 : 0;", "F"),
+    ("Audit.sortNames();\n        fee = amount / 9;", "F"),
+    ("Audit.runHere(new Audit.Tick());\n        fee = amount / 11;", "F"),
+    ("Audit.runHere(new Audit.Tick())", "C"),
+]
+
 SETS = [
     ("boot_init", PKG + "Boot.java", "static {", "loads++;", 0, BOOT_INIT),
+    ("callback_fee", PKG + "Receipt.java", "public static int total(", "fee = amount / 10;", 0, CALLBACK_FEE),
     ("kept_fee", PKG + "Receipt.java", "public static int total(", "fee = amount / 10;", 0, KEPT_FEE),
     ("total_fee", PKG + "Receipt.java", "public static int total(", "fee = amount / 10;", 0, TOTAL_FEE),
 ]

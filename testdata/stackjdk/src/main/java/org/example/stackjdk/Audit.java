@@ -41,4 +41,37 @@ public class Audit {
     public static void noteAll(String... tags) {
         Receipt.notedIn = Receipt.innermostHere();
     }
+
+    /** The length of an object's text, appended by {@code StringBuilder.append(Object)}: JDK code outside the allowlist that calls the object's {@code toString()} back. */
+    public static int appended(Object tag) {
+        return new StringBuilder().append(tag).length();
+    }
+
+    /** Sorts two names with an {@link Order}, an object (not a lambda) the JDK's {@code Collections.sort} calls back. */
+    public static void sortNames() {
+        java.util.List<String> names = new java.util.ArrayList<>(java.util.Arrays.asList("b", "a"));
+        java.util.Collections.sort(names, new Order());
+    }
+
+    /** Runs a task on the calling thread through {@code Thread.run}, which calls the task's {@code run()} back. */
+    public static void runHere(Runnable task) {
+        new Thread(task).run();
+    }
+
+    /** An order that notes where it compared. */
+    static class Order implements java.util.Comparator<String> {
+        @Override
+        public int compare(String a, String b) {
+            Receipt.notedIn = Receipt.innermostHere();
+            return a.compareTo(b);
+        }
+    }
+
+    /** A task that notes where it ran. */
+    public static class Tick implements Runnable {
+        @Override
+        public void run() {
+            Receipt.notedIn = Receipt.innermostHere();
+        }
+    }
 }
