@@ -168,6 +168,28 @@ pub fn arity(descriptor: &str) -> Option<usize> {
     Some(n)
 }
 
+/// The parameter types of a descriptor's `(..)` part, each as written there (`I`,
+/// `Ljava/lang/String;`, `[I`); `None` if malformed.
+pub fn parameter_types(params: &str) -> Option<Vec<&str>> {
+    let inner = params.strip_prefix('(')?.strip_suffix(')')?;
+    let bytes = inner.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        let start = i;
+        while bytes.get(i) == Some(&b'[') {
+            i += 1;
+        }
+        match bytes.get(i)? {
+            b'L' => i += inner[i..].find(';')? + 1,
+            b'B' | b'C' | b'D' | b'F' | b'I' | b'J' | b'S' | b'Z' => i += 1,
+            _ => return None,
+        }
+        out.push(&inner[start..i]);
+    }
+    Some(out)
+}
+
 /// Reads every class under the directories and inside the jars (or zips) of `class_path`; the
 /// first class of a name wins. Entries that do not exist are skipped, as `java` does.
 pub fn read_class_path(class_path: &[PathBuf]) -> Result<Vec<ClassFile>, ClassPathError> {

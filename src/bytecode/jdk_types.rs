@@ -2,15 +2,41 @@
 //! `lib/ct.sym`: the class headers `javac --release N` compiles against, one zip entry per class
 //! and range of releases. The purity scan only sees the class path; this tells it which JDK
 //! types a class of the class path extends, so a call on a JDK type dispatches only to the
-//! class path's subtypes of it.
+//! class path's subtypes of it; and which instance methods JDK types declare, so the stack
+//! analysis knows which class-path methods JDK code may call back as overrides.
 
-use super::classfile;
-use std::collections::HashMap;
+use super::classfile::{self, ACC_FINAL, ACC_PRIVATE, ACC_STATIC};
+use std::collections::{HashMap, HashSet};
 use std::io::Read;
 use std::path::Path;
 
-/// Internal class name → direct supertypes (superclass first, then interfaces).
-pub type Supertypes = HashMap<String, Vec<String>>;
+/// The JDK's types: internal class name → direct supertypes (superclass first, then
+/// interfaces), and the instance methods they declare that a subclass can override.
+#[derive(Debug, Default)]
+pub struct Supertypes {
+    supers: HashMap<String, Vec<String>>,
+    overridable: HashSet<(String, String)>,
+}
+
+impl Supertypes {
+    /// The direct supertypes of a JDK class, if it is known.
+    pub fn get(&self, class: &str) -> Option<&Vec<String>> {
+        self.supers.get(class)
+    }
+
+    /// Whether nothing was read (`ct.sym` missing).
+    pub fn is_empty(&self) -> bool {
+        self.supers.is_empty()
+    }
+
+    /// Whether some JDK class or interface declares an instance method of this name and
+    /// descriptor that is neither final nor private: a class-path method of that signature may
+    /// be an override JDK code calls.
+    pub fn overridable(&self, name: &str, descriptor: &str) -> bool {
+        self.overridable
+            .contains(&(name.to_string(), descriptor.to_string()))
+    }
+}
 
 /// The hierarchy of the JDK at `java_home`, newest release's header of each class. Empty (every
 /// JDK ancestry unknown, which callers take as "may be any type") when `ct.sym` is missing or
@@ -24,7 +50,7 @@ pub fn read(java_home: &Path) -> Supertypes {
                 "{}: {why}; calls on JDK types dispatch to every override on the class path",
                 path.display()
             );
-            Supertypes::new()
+            Supertypes::default()
         }
     }
 }
@@ -55,7 +81,7 @@ fn read_ct_sym(path: &Path) -> Result<Supertypes, String> {
             }
         }
     }
-    let mut types = Supertypes::with_capacity(newest.len());
+    let mut types = Supertypes::default();
     let mut bytes = Vec::new();
     for (_, i) in newest.into_values() {
         let mut entry = zip.by_index(i).map_err(|e| e.to_string())?;
@@ -64,8 +90,16 @@ fn read_ct_sym(path: &Path) -> Result<Supertypes, String> {
         let Ok(c) = classfile::parse(&bytes) else {
             continue;
         };
+        for m in &c.methods {
+            let instance = m.access & (ACC_STATIC | ACC_FINAL | ACC_PRIVATE) == 0;
+            if instance && !m.name.starts_with('<') {
+                types
+                    .overridable
+                    .insert((m.name.clone(), m.descriptor.clone()));
+            }
+        }
         let supers = c.super_name.into_iter().chain(c.interfaces).collect();
-        types.insert(c.name, supers);
+        types.supers.insert(c.name, supers);
     }
     Ok(types)
 }
@@ -80,12 +114,23 @@ mod tests {
         let home = std::env::var("JAVA_HOME")
             .unwrap_or_else(|_| "/usr/lib/jvm/java-17-openjdk-amd64".to_string());
         let types = read(Path::new(&home));
+        let supers = |c: &str| types.get(c).unwrap().clone();
         assert_eq!(
-            types["java/lang/RuntimeException"],
-            vec!["java/lang/Exception".to_string()]
+            supers("java/lang/RuntimeException"),
+            ["java/lang/Exception"]
         );
-        assert_eq!(types["java/lang/Exception"][0], "java/lang/Throwable");
-        assert!(types["java/util/ArrayList"].contains(&"java/util/List".to_string()));
-        assert!(types["java/util/concurrent/ExecutionException"][0] == "java/lang/Exception");
+        assert_eq!(supers("java/lang/Exception")[0], "java/lang/Throwable");
+        assert!(supers("java/util/ArrayList").contains(&"java/util/List".to_string()));
+        assert_eq!(
+            supers("java/util/concurrent/ExecutionException")[0],
+            "java/lang/Exception"
+        );
+        assert!(types.overridable("run", "()V"));
+        assert!(types.overridable("compare", "(Ljava/lang/Object;Ljava/lang/Object;)I"));
+        assert!(types.overridable("propertyChange", "(Ljava/beans/PropertyChangeEvent;)V"));
+        assert!(
+            !types.overridable("getClass", "()Ljava/lang/Class;"),
+            "final"
+        );
     }
 }

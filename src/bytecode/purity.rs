@@ -13,6 +13,7 @@ use super::jdk_types::Supertypes;
 /// A class path entry that cannot be read, or a malformed class file in it.
 pub use super::classfile::ClassPathError as PurityError;
 
+mod handed;
 mod init;
 mod jdk;
 mod queries;
@@ -63,6 +64,10 @@ pub struct Purity {
     /// method that calls back may too.
     stack_callbacks: bool,
     stack_fn_callbacks: bool,
+    /// Whether what JDK code outside the allowlist may call back on the objects handed to it
+    /// (their object callbacks and overrides of JDK methods, `handed.rs`) may read the call
+    /// stack. `false` in a work dir written before it was kept.
+    stack_held: bool,
     /// `(name, arity)` of every class-path method that may return a throwable made under its
     /// call, unthrown (a factory, `stack::fresh`), sorted: a patch that keeps its result keeps a
     /// stack trace showing the patch's isolation unit.
@@ -104,7 +109,7 @@ const GENERATORS: &[(&str, Openness)] = &[
 /// which methods are pure. The class path must hold every class a test can run: the main
 /// classes, the test classes and the dependencies.
 pub fn scan(class_path: &[PathBuf]) -> Result<Purity, PurityError> {
-    scan_with_jdk(class_path, &Supertypes::new())
+    scan_with_jdk(class_path, &Supertypes::default())
 }
 
 /// [`scan`], with the JDK's class hierarchy (`jdk_types::read`) for the stack analysis.
@@ -187,6 +192,12 @@ impl<'a> Graph<'a> {
     }
     fn unknown(&self) -> usize {
         self.methods + 2
+    }
+    /// The stack analysis's node for what JDK code may call back on objects it holds (handed to
+    /// it, now or earlier): their object callbacks and every method that may override a JDK
+    /// method. Purity does not use it.
+    fn held(&self) -> usize {
+        self.methods + 3
     }
     fn declared(&self, ci: usize, name: &str, descriptor: &str) -> Option<usize> {
         let methods = &self.classes[ci].methods;
@@ -422,7 +433,7 @@ fn arity16(descriptor: &str) -> u16 {
 fn analyse(classes: &[ClassFile], jdk_types: &Supertypes) -> Purity {
     let mut g = Graph::new(classes);
     let init_safe = init::init_safety(&g);
-    let total = g.methods + 3;
+    let total = g.methods + 4;
     let mut deps: Vec<Vec<usize>> = vec![Vec::new(); total];
     let mut impure = vec![false; total];
     impure[g.unknown()] = true;
@@ -499,6 +510,7 @@ fn analyse(classes: &[ClassFile], jdk_types: &Supertypes) -> Purity {
     (p.stack_readers, p.stack_reader_params) = stack::split(stack::signatures(&g, &readers));
     p.stack_fresh = stack::summarise(&g, &fresh);
     p.stack_callbacks = readers[g.callbacks()];
+    p.stack_held = readers[g.held()];
     p.stack_fn_callbacks = readers[g.fn_callbacks()];
     p
 }

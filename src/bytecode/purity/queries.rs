@@ -2,7 +2,7 @@
 //! initialisation or a static read can change state, and whether a call may read the stack.
 
 use super::jdk::{jdk, Callback, JdkEntry};
-use super::{stack, Openness, Purity};
+use super::{classfile, stack, Openness, Purity};
 
 impl Purity {
     /// Whether a source-level call with this qualifier (a class simple name or a declared type;
@@ -119,10 +119,56 @@ impl Purity {
             && entries.peek().is_some()
             && entries
                 .all(|j| (j.is_final || is_static) && j.verdict(name, arity) == Some(Callback::No));
-        if jdk_only {
+        // A static call of a JDK class (no class-path class has its name) that calls nothing
+        // back (`System.getProperty`).
+        let inert = is_static && !class_path && super::handed::is_inert_source_call(q, name);
+        if jdk_only || inert {
             return stack::JDK_READERS.contains(&name);
         }
         self.may_read_stack(name, Some(arity))
+    }
+
+    /// Whether a source-level call may hand an object to JDK code outside the allowlist that
+    /// calls it back, through a method that may read the stack (`handed.rs`): a call with an
+    /// argument whose type the statement does not show as a string or a value, on an object of
+    /// a type that is not a class-path class (`receiver`: its declared type and whether the
+    /// call is static, `None` where the statement does not say), nor an inert JDK call, nor an
+    /// allowlisted one (whose verdict the other rules read). An unqualified call is the
+    /// class's own (the readers list answers for it). A constructor asks with its class as a
+    /// static receiver.
+    pub fn may_call_back_handed(
+        &self,
+        on_object: bool,
+        receiver: Option<(&str, bool)>,
+        name: &str,
+        args: &[Arg],
+    ) -> bool {
+        if !self.stack_held || !on_object || !args.iter().any(|a| matches!(a, Arg::Unknown)) {
+            return false;
+        }
+        let Some((ty, _)) = receiver else {
+            return true;
+        };
+        let q = qualifier_simple_name(ty);
+        let class_path = self.names.binary_search_by(|n| n.as_str().cmp(q)).is_ok();
+        let method = if name == q { "<init>" } else { name };
+        let allowlisted = jdk()
+            .iter()
+            .any(|j| j.simple == q && j.verdict(method, args.len()).is_some());
+        !class_path && !allowlisted && !super::handed::is_inert_source_call(q, name)
+    }
+
+    /// A purity whose handed objects may read the stack, with these class-path class names
+    /// (tests of the patch-level rule).
+    #[cfg(test)]
+    pub fn with_stack_held(names: &[&str]) -> Self {
+        let mut names: Vec<String> = names.iter().map(|n| n.to_string()).collect();
+        names.sort();
+        Purity {
+            stack_held: true,
+            names,
+            ..Purity::default()
+        }
     }
 
     /// Whether a JDK method of this allowlist verdict may call back a project method or lambda
@@ -240,7 +286,7 @@ const VALUE_TYPES: &[&str] = &[
 
 /// Whether arguments of these types may be passed to parameters `(..)` (a descriptor's part).
 fn fits(params: &str, args: &[Arg]) -> bool {
-    let Some(types) = parameter_types(params) else {
+    let Some(types) = classfile::parameter_types(params) else {
         return true;
     };
     types.len() == args.len()
@@ -251,31 +297,10 @@ fn fits(params: &str, args: &[Arg]) -> bool {
         })
 }
 
-/// The parameter types of a descriptor's `(..)` part, each as written there (`I`,
-/// `Ljava/lang/String;`, `[I`); `None` if malformed.
-fn parameter_types(params: &str) -> Option<Vec<&str>> {
-    let inner = params.strip_prefix('(')?.strip_suffix(')')?;
-    let bytes = inner.as_bytes();
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < bytes.len() {
-        let start = i;
-        while bytes.get(i) == Some(&b'[') {
-            i += 1;
-        }
-        match bytes.get(i)? {
-            b'L' => i += inner[i..].find(';')? + 1,
-            b'B' | b'C' | b'D' | b'F' | b'I' | b'J' | b'S' | b'Z' => i += 1,
-            _ => return None,
-        }
-        out.push(&inner[start..i]);
-    }
-    Some(out)
-}
-
 #[cfg(test)]
 mod tests {
-    use super::{fits, parameter_types, Arg};
+    use super::{fits, Arg};
+    use crate::bytecode::classfile::parameter_types;
 
     #[test]
     fn parameter_types_split_a_descriptor() {

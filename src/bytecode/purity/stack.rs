@@ -4,7 +4,8 @@
 //! over a call graph of its own ([`graph`]: overrides, callbacks and lambdas count).
 
 use super::classfile::{self, InvokeKind, ACC_ABSTRACT, ACC_INTERFACE, ACC_STATIC, ACC_VARARGS};
-use super::jdk::{callbacks, simple_name};
+use super::handed::{self, Handed};
+use super::jdk::{callbacks, jdk_verdict, simple_name};
 use super::Graph;
 use std::collections::{HashMap, HashSet};
 
@@ -57,6 +58,15 @@ fn is_jdk_reader(owner: &str, name: &str) -> bool {
     }
 }
 
+/// The hooks serialization calls on the objects it writes or reads: `(name, arity)`.
+const SERIALIZATION_HOOKS: &[(&str, usize)] = &[
+    ("writeObject", 1),
+    ("readObject", 1),
+    ("readObjectNoData", 0),
+    ("writeReplace", 0),
+    ("readResolve", 0),
+];
+
 /// A lambda (or method reference): its functional interface, the functional method's arity and
 /// the nodes of its body.
 type Lambda<'a> = (&'a str, usize, Vec<usize>);
@@ -72,14 +82,20 @@ type Lambda<'a> = (&'a str, usize, Vec<usize>);
 ///   lists name, so the function-callback node depends on those lambdas, not on every one: a
 ///   test's `assertThrows(…, () -> printStackTrace())` is not reached through `Stream.map`;
 /// - a method that makes a lambda or method reference depends on its body: it may run it, or
-///   hand it to JDK code that does, whose calls the graph does not see.
+///   hand it to JDK code that does, whose calls the graph does not see;
+/// - a call of JDK code outside the allowlist depends on what it may call back of what it is
+///   handed ([`handed`]), and the `held` node on what JDK code may call on any object it holds
+///   (object callbacks, overrides of JDK methods, serialization hooks);
+/// - reflection may run any method ([`seeds`]).
 ///
 /// A handle used otherwise than as a lambda's body counts under every name.
 fn graph(g: &Graph) -> Vec<Vec<usize>> {
     // Per functional method name: the lambdas implementing it.
     let mut by_sam: HashMap<&str, Vec<Lambda>> = HashMap::new();
     let mut any_name: Vec<usize> = Vec::new();
-    let mut out = vec![Vec::new(); g.methods + 3];
+    let mut typed: Vec<(&str, Vec<usize>)> = Vec::new();
+    let mut out = vec![Vec::new(); g.methods + 4];
+    out[g.held()].push(g.callbacks());
     let mut fn_callbacks = vec![g.callbacks()];
     let callback_name = |n: &str| callbacks().iter().flatten().any(|(c, _)| *c == n);
     for c in g.classes {
@@ -92,6 +108,7 @@ fn graph(g: &Graph) -> Vec<Vec<usize>> {
             match sams {
                 Some(sams) => {
                     for s in sams {
+                        typed.push((s.interface.as_str(), targets.clone()));
                         let entry = (s.interface.as_str(), s.arity, targets.clone());
                         by_sam.entry(&s.name).or_default().push(entry);
                     }
@@ -119,6 +136,7 @@ fn graph(g: &Graph) -> Vec<Vec<usize>> {
         }
         d
     };
+    let mut handed = Handed::new(g, typed);
     let mut cache: HashMap<(InvokeKind, &classfile::MemberRef), Vec<usize>> = HashMap::new();
     for (ci, c) in g.classes.iter().enumerate() {
         let interface = c.access & ACC_INTERFACE != 0;
@@ -131,6 +149,12 @@ fn graph(g: &Graph) -> Vec<Vec<usize>> {
                 }
                 if callbacks()[1].contains(&(m.name.as_str(), arity)) {
                     fn_callbacks.push(node);
+                }
+                // JDK code holding an object may call any override of a JDK method on it, and
+                // serialization its own hooks.
+                let hook = SERIALIZATION_HOOKS.contains(&(m.name.as_str(), arity));
+                if hook || handed::overrides_jdk(g, m) {
+                    out[g.held()].push(node);
                 }
             }
             if interface && m.access & ACC_ABSTRACT != 0 {
@@ -157,9 +181,23 @@ fn graph(g: &Graph) -> Vec<Vec<usize>> {
                     let mut d = Vec::new();
                     g.invoke(*kind, t, &mut d);
                     let dynamic = matches!(kind, InvokeKind::Interface | InvokeKind::Virtual);
-                    if dynamic && !g.by_name.contains_key(t.owner.as_str()) {
-                        let arity = classfile::arity(&t.descriptor).unwrap_or(usize::MAX);
+                    let arity = classfile::arity(&t.descriptor).unwrap_or(usize::MAX);
+                    let outside = !g.by_name.contains_key(t.owner.as_str());
+                    if dynamic && outside {
                         d.extend(lambdas(&t.owner, &t.name, arity));
+                    }
+                    // JDK code outside the allowlist calls back what it is handed.
+                    if outside
+                        && !t.owner.starts_with('[')
+                        && jdk_verdict(&t.owner, &t.name, arity).is_none()
+                    {
+                        let types = handed::handed_types(*kind, t);
+                        for &(ty, objects) in &types {
+                            d.extend_from_slice(handed.callbacks_of(ty, objects));
+                        }
+                        if !types.is_empty() {
+                            d.extend(&any_name);
+                        }
                     }
                     d.sort_unstable();
                     d.dedup();
@@ -207,6 +245,18 @@ fn seeds(g: &Graph, total: usize, fresh: &[bool]) -> Vec<bool> {
                         targets.iter().any(|&n| fresh.get(n) == Some(&true))
                     }
                 });
+    }
+    // Reflection may run any method: a reader, if the class path has one.
+    if seed.iter().any(|&s| s) {
+        for (node, _, code) in methods(g) {
+            if code
+                .invokes
+                .iter()
+                .any(|(_, t)| handed::is_reflective(&t.owner, &t.name))
+            {
+                seed[node] = true;
+            }
+        }
     }
     seed
 }
@@ -383,6 +433,15 @@ impl Graph<'_> {
     /// Whether an object of type `t` (class path or JDK) may be a `target`: its ancestry reaches
     /// it, or leaves what is known (class path and `jdk_types`) before it could.
     pub(super) fn may_subtype(&self, t: &str, target: &str) -> bool {
+        self.ancestry_reaches(t, target, true)
+    }
+
+    /// Whether type `t`'s known ancestry reaches `target`: where it leaves what is known, not.
+    pub(super) fn known_subtype(&self, t: &str, target: &str) -> bool {
+        self.ancestry_reaches(t, target, false)
+    }
+
+    fn ancestry_reaches(&self, t: &str, target: &str, unknown: bool) -> bool {
         let mut todo = vec![t];
         let mut seen = HashSet::new();
         while let Some(t) = todo.pop() {
@@ -399,7 +458,8 @@ impl Graph<'_> {
                 }
                 None => match self.jdk_types.and_then(|types| types.get(t)) {
                     Some(s) => todo.extend(s.iter().map(String::as_str)),
-                    None => return true,
+                    None if unknown => return true,
+                    None => {}
                 },
             }
         }
