@@ -56,6 +56,9 @@ fn soundness_fixture_default_equals_no_dedup_equals_plain_equals_expected() {
 /// a `String` runs JDK code only: those four patches are woven. And a static initialiser that
 /// reads the stack, which the warm loader leaves to the JVM (`boot_init`). And throwables a
 /// callee makes or catches and keeps unthrown (`kept_fee`), whose traces the test reads later.
+/// And project objects handed to JDK code outside the allowlist that calls them back
+/// (`StringBuilder.append`, `Collections.sort`, `Thread.run`), in a callee or in the patch
+/// (`callback_fee`): all but the unchanged statement one by one.
 #[test]
 fn stackjdk_fixture_default_equals_no_dedup_equals_plain_equals_expected() {
     let (_tmp, work) = three_techniques_give_expected("stackjdk");
@@ -75,6 +78,9 @@ fn stackjdk_fixture_default_equals_no_dedup_equals_plain_equals_expected() {
     let kept = line("kept_fee.json");
     assert_eq!(kept["extra"]["fallback"], 5, "{kept}");
     assert_eq!(kept["extra"]["woven"], 3, "{kept}");
+    let handed = line("callback_fee.json");
+    assert_eq!(handed["extra"]["fallback"], 11, "{handed}");
+    assert_eq!(handed["extra"]["woven"], 1, "{handed}");
 }
 
 /// `StackWalker` (a fixture at release 11), in callees and in a patch's text.

@@ -36,6 +36,20 @@ pub trait StackOracle {
         self.may_read_stack(name, Some(args.len()))
     }
 
+    /// Whether a call may hand an object (an argument of a type the statement does not show)
+    /// to JDK code that may call it back through a method that may read the stack
+    /// (`on_object`: the call names its receiver; `receiver`: its declared type and whether the
+    /// call is static). By default it may not.
+    fn may_call_back_handed(
+        &self,
+        _on_object: bool,
+        _receiver: Option<(&str, bool)>,
+        _name: &str,
+        _args: &[Arg],
+    ) -> bool {
+        false
+    }
+
     /// Whether a call of this name may return a throwable made under the call, unthrown (a
     /// factory): a patch that keeps the result keeps its stack trace. By default none does.
     fn may_return_fresh_throwable(&self, _name: &str, _arity: Option<usize>) -> bool {
@@ -58,6 +72,16 @@ impl StackOracle for crate::bytecode::purity::Purity {
 
     fn may_return_fresh_throwable(&self, name: &str, arity: Option<usize>) -> bool {
         crate::bytecode::purity::Purity::may_return_fresh_throwable(self, name, arity)
+    }
+
+    fn may_call_back_handed(
+        &self,
+        on_object: bool,
+        receiver: Option<(&str, bool)>,
+        name: &str,
+        args: &[Arg],
+    ) -> bool {
+        crate::bytecode::purity::Purity::may_call_back_handed(self, on_object, receiver, name, args)
     }
 }
 
@@ -192,6 +216,25 @@ fn args(src: &str, n: Node, names: &Names) -> Option<Vec<Arg>> {
     Some(out)
 }
 
+/// [`args`] as the hand-over rule reads them: a lambda or method reference the statement writes
+/// is checked where it is written (its body is the patch's text, a method reference's name is
+/// asked), so handing it over hands nothing else.
+fn handed_args(src: &str, n: Node, names: &Names) -> Option<Vec<Arg>> {
+    let list = n.child_by_field_name("arguments")?;
+    let mut c = list.walk();
+    let written: Vec<bool> = list
+        .named_children(&mut c)
+        .map(|a| matches!(a.kind(), "lambda_expression" | "method_reference"))
+        .collect();
+    let mut out = args(src, n, names)?;
+    for (a, w) in out.iter_mut().zip(written) {
+        if w {
+            *a = Arg::Value;
+        }
+    }
+    Some(out)
+}
+
 /// Whether `n` is (inside) the expression of a `throw` statement.
 fn thrown(n: Node) -> bool {
     let mut cur = n.parent();
@@ -258,6 +301,11 @@ fn exposure_at(src: &str, n: Node, names: &Names, oracle: &dyn StackOracle) -> O
                     "it calls `{name}`, which may read the call stack or keep a stack trace"
                 ));
             }
+            let handed = handed_args(src, n, names)
+                .is_some_and(|a| oracle.may_call_back_handed(on_object, typed, name, &a));
+            if handed {
+                return Some(handed_reason(name));
+            }
             let thrown_at_once = n.parent().is_some_and(|p| p.kind() == "throw_statement");
             (!thrown_at_once && oracle.may_return_fresh_throwable(name, arity)).then(|| {
                 format!("it keeps what `{name}` returns, a throwable whose stack trace would show the isolation unit")
@@ -290,6 +338,11 @@ fn exposure_at(src: &str, n: Node, names: &Names, oracle: &dyn StackOracle) -> O
                     "it creates a `{ty}`, which may read the call stack or keep a stack trace"
                 ));
             }
+            let handed = handed_args(src, n, names)
+                .is_some_and(|a| oracle.may_call_back_handed(true, Some((ty, true)), ty, &a));
+            if handed {
+                return Some(handed_reason(ty));
+            }
             (is_throwable_name(ty) && !thrown(n)).then(|| {
                 format!("it creates a `{ty}` it does not throw: its stack trace would show the isolation unit")
             })
@@ -306,6 +359,10 @@ fn exposure_at(src: &str, n: Node, names: &Names, oracle: &dyn StackOracle) -> O
         }
         _ => None,
     }
+}
+
+fn handed_reason(name: &str) -> String {
+    format!("it hands an object to `{name}`, JDK code that may call it back, and its methods may read the call stack")
 }
 
 /// Whether the caught exception `name` is used in `body` other than as the receiver of a call
@@ -329,183 +386,5 @@ fn escapes(src: &str, body: Node, name: &str) -> bool {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::{stack_exposure, Arg, Site, StackOracle};
-
-    fn readers(name: &str, _arity: Option<usize>) -> bool {
-        matches!(
-            name,
-            "getStackTrace" | "printStackTrace" | "whereAmI" | "Tracer"
-        )
-    }
-
-    /// A location with locals of a reference, an iterable, an array and a string type.
-    fn site() -> Site {
-        let src = "class A { int f(Mark mark, Items items, int[] counts, String s) { int y = 0; y += 1; return y; } }";
-        let t = crate::weave::parser().parse(src, None).unwrap();
-        let start = src.find("y += 1;").unwrap();
-        crate::weave::scope::analyse(src, t.root_node(), start..start + 7).unwrap()
-    }
-
-    fn exposed_with(stmt: &str, oracle: &dyn StackOracle) -> bool {
-        stack_exposure(stmt, &site(), &[], oracle).is_some()
-    }
-
-    fn exposed(stmt: &str) -> bool {
-        exposed_with(stmt, &readers)
-    }
-
-    #[test]
-    fn implicit_calls_that_may_read_the_stack_are_exposed() {
-        let implicit =
-            |name: &str, _arity: Option<usize>| matches!(name, "toString" | "iterator" | "close");
-        let with = |stmt: &str| exposed_with(stmt, &implicit);
-        assert!(with("s = \"at \" + mark;"));
-        assert!(with("s += mark;"));
-        assert!(
-            with("s = s + mark.peer();"),
-            "a call's result of unknown type"
-        );
-        assert!(with("assert y > 0 : mark;"));
-        assert!(with("for (Object o : items) { y++; }"));
-        assert!(with("try (Items i = items) { y++; }"));
-        assert!(!with("y = y + 1;"), "no string");
-        assert!(!with("s = s + y + \"!\";"), "strings and values only");
-        assert!(!with("for (int c : counts) { y += c; }"), "an array");
-        // The same statements when those methods cannot read the stack.
-        assert!(!exposed("s = \"at \" + mark;"));
-        assert!(!exposed("for (Object o : items) { y++; }"));
-        assert!(!exposed("try (Items i = items) { y++; }"));
-    }
-
-    /// `equals` may read the stack, except on a `String` (as a final JDK class whose `equals`
-    /// calls nothing back).
-    struct Typed;
-    impl StackOracle for Typed {
-        fn may_read_stack(&self, name: &str, _arity: Option<usize>) -> bool {
-            name == "equals"
-        }
-        fn may_read_stack_on(&self, receiver: &str, _: bool, name: &str, a: usize) -> bool {
-            receiver != "String" && self.may_read_stack(name, Some(a))
-        }
-    }
-
-    #[test]
-    fn a_receiver_of_a_declared_type_is_asked_with_it() {
-        let with = |stmt: &str| exposed_with(stmt, &Typed);
-        assert!(!with("y = \"x\".equals(s) ? 1 : 0;"), "a string literal");
-        assert!(!with("y = s.equals(\"x\") ? 1 : 0;"), "a local `String`");
-        assert!(with("y = mark.equals(s) ? 1 : 0;"), "a local `Mark`");
-        assert!(with("y = s.trim().equals(s) ? 1 : 0;"), "a call's result");
-        assert!(
-            with("{ Mark s2 = mark; y = s2.equals(mark) ? 1 : 0; }"),
-            "declared by the statement: its type is not looked up"
-        );
-        assert!(
-            with("items.forEach(s2 -> s2.equals(mark));"),
-            "a lambda's parameter"
-        );
-    }
-
-    #[test]
-    fn stack_reads_are_exposed() {
-        assert!(exposed(
-            "x = new Throwable().getStackTrace()[0].getMethodName();"
-        ));
-        assert!(exposed("caller = whereAmI();"));
-        assert!(exposed("t = new Tracer(1);"));
-        assert!(exposed("names.forEach(Log::whereAmI);"));
-    }
-
-    #[test]
-    fn throwables_that_outlive_the_patch_unthrown_are_exposed() {
-        assert!(exposed("last = new IllegalStateException(\"x\");"));
-        assert!(exposed(
-            "try { f(); } catch (RuntimeException e) { last = e; }"
-        ));
-        assert!(exposed(
-            "try { f(); } catch (RuntimeException e) { record(e); }"
-        ));
-    }
-
-    #[test]
-    fn jdk_loggers_and_stack_walkers_are_exposed_whatever_their_method_names() {
-        let none = |_: &str, _: Option<usize>| false;
-        let with = |stmt: &str| exposed_with(stmt, &none);
-        assert!(with("java.util.logging.Logger.getLogger(\"x\").info(s);"));
-        assert!(with(
-            "{ java.util.logging.Logger log = make(); log.warning(s); }"
-        ));
-        assert!(with("y = StackWalker.getInstance().walk(f -> 1);"));
-        assert!(!with("mark.info(s);"), "a `Mark` is no logger");
-        assert!(!with("info(s);"), "a method of the enclosing class");
-        assert!(!with("this.config(s);"));
-    }
-
-    /// A factory of throwables (`error()`): its result kept is exposed, thrown at once is not.
-    struct Factory;
-
-    impl StackOracle for Factory {
-        fn may_read_stack(&self, _name: &str, _arity: Option<usize>) -> bool {
-            false
-        }
-
-        fn may_return_fresh_throwable(&self, name: &str, arity: Option<usize>) -> bool {
-            name == "error" && arity == Some(1)
-        }
-    }
-
-    #[test]
-    fn a_kept_result_of_a_throwable_factory_is_exposed() {
-        let with = |stmt: &str| exposed_with(stmt, &Factory);
-        assert!(with("last = error(s);"));
-        assert!(with("list.add(error(s));"));
-        assert!(!with("throw error(s);"));
-        assert!(!with("if (y < 0) throw error(s);"));
-        assert!(!with("y = error();"), "another arity");
-    }
-
-    /// `Oops(Throwable)` reads the stack, `Oops(String)` does not.
-    struct Overloads;
-
-    impl StackOracle for Overloads {
-        fn may_read_stack(&self, name: &str, _arity: Option<usize>) -> bool {
-            name == "Oops"
-        }
-
-        fn may_read_stack_with(&self, name: &str, args: &[Arg]) -> bool {
-            name == "Oops" && args != [Arg::String]
-        }
-    }
-
-    #[test]
-    fn a_call_is_asked_with_its_arguments_types() {
-        let with = |stmt: &str| exposed_with(stmt, &Overloads);
-        assert!(!with("y = new Oops(\"x\").hashCode();"));
-        assert!(!with("y = new Oops(s).hashCode();"), "a `String` local");
-        assert!(with("y = new Oops(mark).hashCode();"));
-        assert!(with("y = new Oops(null).hashCode();"));
-        assert!(!with("y = Oops(\"a\" + y);"), "a method, a concatenation");
-    }
-
-    #[test]
-    fn ordinary_patches_are_not() {
-        assert!(!exposed(
-            "if (x < 0) throw new IllegalArgumentException(\"neg \" + x);"
-        ));
-        assert!(!exposed(
-            "throw new ParseError(i, new IllegalStateException());"
-        ));
-        assert!(!exposed(
-            "try { f(); } catch (RuntimeException e) { throw new Wrapped(e); }"
-        ));
-        assert!(!exposed(
-            "try { f(); } catch (RuntimeException e) { msg = e.getMessage(); }"
-        ));
-        assert!(!exposed(
-            "try { f(); } catch (RuntimeException e) { throw e; }"
-        ));
-        assert!(!exposed("y = x * factor() + list.size();"));
-        assert!(!exposed("return;"));
-    }
-}
+#[path = "stack_tests.rs"]
+mod tests;
