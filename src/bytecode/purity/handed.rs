@@ -1,7 +1,8 @@
 //! What JDK code outside the allowlist may call back in the stack analysis: the class path's
 //! objects handed to it, as arguments or as the receiver (`StringBuilder.append(tag)` calls
 //! `tag.toString()`, `Collections.sort(names, order)` calls `order.compare`, `Thread.run()` the
-//! task it was made with), and any method at all through reflection.
+//! task it was made with), what it may call on objects it holds (the graph's `held` node), and
+//! any method at all through reflection.
 
 use super::classfile::{self, InvokeKind, ACC_STATIC};
 use super::Graph;
@@ -257,12 +258,11 @@ pub(super) fn handed_types(kind: InvokeKind, t: &classfile::MemberRef) -> Vec<(&
     out
 }
 
-/// Per handed type, the graph nodes JDK code may call back on an object of it: the objects'
-/// callbacks (`equals`, `hashCode`, `toString`, `compareTo`, … of any class: the object may be
-/// anything, or hold anything, a collection its elements), and unless the type is `Object`,
-/// every instance method of a class-path class that may be of that type (an override of one of
-/// the type's methods, which the JDK's headers would tell apart, is among them) and every lambda
-/// or method reference made for an interface that may be it.
+/// Per handed type, the graph nodes JDK code may call back on an object of it: unless the type
+/// is `Object`, every instance method that may override a JDK method ([`overrides_jdk`]) of a
+/// class-path class that may be of that type, and every lambda or method reference made for an
+/// interface known to be it; and where the object may hold others (a container's elements), the
+/// `held` node: what JDK code may call on any object.
 pub(super) struct Handed<'g, 'a> {
     g: &'g Graph<'a>,
     /// `(functional interface, nodes of the body)` of every lambda or method reference.
@@ -302,8 +302,8 @@ impl<'g, 'a> Handed<'g, 'a> {
                     }
                 }
                 for (interface, body) in &self.lambdas {
-                    // A lambda is an object of its functional interface only: where that interface's
-                    // ancestry is not known, it is not taken to be of another type.
+                    // A lambda is an object of its functional interface only: where that
+                    // interface's ancestry is not known, it is not taken to be of another type.
                     if g.known_subtype(interface, t) {
                         out.extend(body);
                     }
