@@ -10,7 +10,8 @@ Usage: scripts/woven_share.py [--by-dir] [--reasons N] DIR...
   DIR       a work dir, or a directory holding some (a corpus_table.py --out, a fuzz --out)
   --by-dir  a line per work dir besides the total
   --reasons the N most frequent reasons for one-by-one validation (default 10; `extra.fallback_reasons`
-            is per set, so a reason counts once per set that gave it)
+            is per set, so a reason counts once per set that gave it; a second table counts patches,
+            from `details.jsonl`'s `one_by_one`, where the run wrote it)
 
 Prints markdown on stdout.
 """
@@ -47,9 +48,29 @@ def tally(path, reasons):
             t["javac"] += e.get("javac_invocations", 0)
             t["compile_ms"] += e.get("compile_ms", 0)
             for why in e.get("fallback_reasons", []):
-                # Reasons name patches and lines: keep the kind, not the instance.
-                reasons[re.sub(r"\d+", "N", why)[:110]] += 1
+                reasons[kind(why)] += 1
     return t
+
+
+def kind(why):
+    """Reasons name patches and lines: keep the kind, not the instance."""
+    return re.sub(r"\d+", "N", why)[:110]
+
+
+def tally_patches(path, per_patch):
+    """Per-patch reasons from the `details.jsonl` beside a `result.jsonl` (`one_by_one`, written
+    since 2026-11-29; older records have none)."""
+    details = os.path.join(os.path.dirname(path), "details.jsonl")
+    if not os.path.exists(details):
+        return
+    with open(details) as f:
+        for line in f:
+            try:
+                why = json.loads(line).get("one_by_one")
+            except ValueError:
+                continue
+            if why:
+                per_patch[kind(why)] += 1
 
 
 def row(name, t):
@@ -67,6 +88,7 @@ def main():
     args = ap.parse_args()
     total = collections.Counter()
     reasons = collections.Counter()
+    per_patch = collections.Counter()
     lines = []
     for d in args.dirs:
         if not os.path.isdir(d):
@@ -74,6 +96,7 @@ def main():
             return 2
         for path in sorted(result_files(d)):
             t = tally(path, reasons)
+            tally_patches(path, per_patch)
             if t["sets"]:
                 total.update(t)
                 lines.append(row(os.path.dirname(path), t))
@@ -88,6 +111,12 @@ def main():
         print("| sets | why patches went one by one |")
         print("|---|---|")
         for why, n in reasons.most_common(args.reasons):
+            print("| %d | %s |" % (n, why.replace("|", "\\|")))
+    if per_patch and args.reasons:
+        print()
+        print("| patches | why they went one by one |")
+        print("|---|---|")
+        for why, n in per_patch.most_common(args.reasons):
             print("| %d | %s |" % (n, why.replace("|", "\\|")))
     return 0
 

@@ -81,6 +81,25 @@ fn stackjdk_fixture_default_equals_no_dedup_equals_plain_equals_expected() {
     let handed = line("callback_fee.json");
     assert_eq!(handed["extra"]["fallback"], 11, "{handed}");
     assert_eq!(handed["extra"]["woven"], 1, "{handed}");
+    // Each patch validated one by one says why in `details.jsonl`.
+    let details = std::fs::read_to_string(work.join("runs/0001/details.jsonl")).unwrap();
+    let why: Vec<String> = details
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|l| {
+            l["patches_path"]
+                .as_str()
+                .unwrap()
+                .ends_with("callback_fee.json")
+        })
+        .filter_map(|l| l["one_by_one"].as_str().map(str::to_string))
+        .collect();
+    assert_eq!(why.len(), 11, "{why:?}");
+    assert!(
+        why.iter()
+            .any(|w| w.contains("hands an object to `append`")),
+        "{why:?}"
+    );
 }
 
 /// `StackWalker` (a fixture at release 11), in callees and in a patch's text.

@@ -224,6 +224,9 @@ pub struct Outcome {
     pub detail: Option<String>,
     /// How the verdict was reached (schemata, fallback, plain).
     pub path: Phase,
+    /// Why the patch was validated one by one rather than woven, when it was.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub one_by_one: Option<String>,
     /// The tests run for the patch, in order: every test it passed, then the one it failed (with
     /// `run --matrix`, every test, passed or not).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -290,6 +293,7 @@ impl Outcome {
             test: None,
             detail: None,
             path,
+            one_by_one: None,
             runs: Vec::new(),
         }
     }

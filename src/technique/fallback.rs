@@ -76,7 +76,7 @@ pub(super) fn one_by_one(
     let cp = ctx.wd.test_classpath(ctx.state, Some(&setup.overlay));
     for (i, why) in fallback {
         if !v.extra.fallback_reasons.contains(&why) {
-            v.extra.fallback_reasons.push(why);
+            v.extra.fallback_reasons.push(why.clone());
         }
         let t = Instant::now();
         v.extra.fallback_compiles += 1;
@@ -101,6 +101,12 @@ pub(super) fn one_by_one(
                 })
             }
         };
-        v.decide(i, outcome);
+        v.decide(
+            i,
+            Outcome {
+                one_by_one: Some(why),
+                ..outcome
+            },
+        );
     }
 }
