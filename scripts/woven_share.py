@@ -106,19 +106,20 @@ def main():
         for l in lines:
             print(l)
     print(row("**all**", total))
-    if reasons and args.reasons:
-        print()
-        print("| sets | why patches went one by one |")
-        print("|---|---|")
-        for why, n in reasons.most_common(args.reasons):
-            print("| %d | %s |" % (n, why.replace("|", "\\|")))
-    if per_patch and args.reasons:
-        print()
-        print("| patches | why they went one by one |")
-        print("|---|---|")
-        for why, n in per_patch.most_common(args.reasons):
-            print("| %d | %s |" % (n, why.replace("|", "\\|")))
+    table("| sets | why patches went one by one |", reasons, args.reasons)
+    table("| patches | why they went one by one |", per_patch, args.reasons)
     return 0
+
+
+def table(header, counts, n):
+    """The `n` most frequent reasons as a markdown table, if there are any."""
+    if not counts or not n:
+        return
+    print()
+    print(header)
+    print("|---|---|")
+    for why, k in counts.most_common(n):
+        print("| %d | %s |" % (k, why.replace("|", "\\|")))
 
 
 if __name__ == "__main__":

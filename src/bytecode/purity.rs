@@ -532,3 +532,7 @@ fn reaching(mut marked: Vec<bool>, dependents: &[Vec<usize>]) -> Vec<bool> {
 #[cfg(test)]
 #[path = "purity_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "purity_stack_tests.rs"]
+mod stack_tests;
