@@ -267,16 +267,29 @@ pub(super) struct Handed<'g, 'a> {
     g: &'g Graph<'a>,
     /// `(functional interface, nodes of the body)` of every lambda or method reference.
     lambdas: Vec<(&'a str, Vec<usize>)>,
+    /// Per method node: whether it may override a JDK method ([`overrides_jdk`]), decided once.
+    overrides: Vec<bool>,
     cache: HashMap<(String, bool), Vec<usize>>,
 }
 
 impl<'g, 'a> Handed<'g, 'a> {
     pub(super) fn new(g: &'g Graph<'a>, lambdas: Vec<(&'a str, Vec<usize>)>) -> Self {
+        let overrides = g
+            .classes
+            .iter()
+            .flat_map(|c| c.methods.iter().map(|m| overrides_jdk(g, m)))
+            .collect();
         Handed {
             g,
             lambdas,
+            overrides,
             cache: HashMap::new(),
         }
+    }
+
+    /// Whether the method of this graph node may override a JDK method.
+    pub(super) fn overrides(&self, node: usize) -> bool {
+        self.overrides.get(node).copied().unwrap_or(false)
     }
 
     /// The nodes JDK code may call back on objects of type `t` handed to it; with `objects`,
@@ -295,9 +308,9 @@ impl<'g, 'a> Handed<'g, 'a> {
                         continue;
                     }
                     for (mi, m) in c.methods.iter().enumerate() {
-                        let instance = m.access & ACC_STATIC == 0;
-                        if instance && overrides_jdk(g, m) {
-                            out.push(g.first[ci] + mi);
+                        let node = g.first[ci] + mi;
+                        if m.access & ACC_STATIC == 0 && self.overrides[node] {
+                            out.push(node);
                         }
                     }
                 }
@@ -319,7 +332,7 @@ impl<'g, 'a> Handed<'g, 'a> {
 
 /// Whether a method may override one a JDK type declares (so JDK code can call it): by name and
 /// descriptor against the JDK's headers; any method but constructors when they are not known.
-pub(super) fn overrides_jdk(g: &Graph, m: &classfile::Method) -> bool {
+fn overrides_jdk(g: &Graph, m: &classfile::Method) -> bool {
     !m.name.starts_with('<')
         && g.jdk_types
             .is_none_or(|types| types.is_empty() || types.overridable(&m.name, &m.descriptor))

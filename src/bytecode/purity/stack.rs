@@ -153,7 +153,7 @@ fn graph(g: &Graph) -> Vec<Vec<usize>> {
                 // JDK code holding an object may call any override of a JDK method on it, and
                 // serialization its own hooks.
                 let hook = SERIALIZATION_HOOKS.contains(&(m.name.as_str(), arity));
-                if hook || handed::overrides_jdk(g, m) {
+                if hook || handed.overrides(node) {
                     out[g.held()].push(node);
                 }
             }
