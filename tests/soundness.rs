@@ -46,6 +46,32 @@ fn soundness_fixture_default_equals_no_dedup_equals_plain_equals_expected() {
         assert_eq!(line["extra"]["fallback"], 0, "{line}");
         assert_eq!(line["extra"]["woven"], woven, "{line}");
     }
+    // A recursion to StackOverflowError in the schemata is decided again with the plainly
+    // patched file (the woven frames are not plain's): the four that overflow, and only those.
+    let details = std::fs::read_to_string(work.join("runs/0001/details.jsonl")).unwrap();
+    let why: Vec<(u64, String)> = details
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|l| {
+            l["patches_path"]
+                .as_str()
+                .unwrap()
+                .ends_with("stack_overflow.json")
+        })
+        .filter_map(|l| {
+            let why = l["one_by_one"].as_str()?.to_string();
+            Some((l["patch"].as_u64().unwrap(), why))
+        })
+        .collect();
+    assert_eq!(
+        why.iter().map(|(p, _)| *p).collect::<Vec<_>>(),
+        [1, 3, 6, 7],
+        "{why:?}"
+    );
+    assert!(
+        why.iter().all(|(_, w)| w.contains("overflowed the stack")),
+        "{why:?}"
+    );
 }
 
 /// Stack reads a patch's text does not show, through the JDK (`String.valueOf` calling a

@@ -172,6 +172,32 @@ fn guarded_name(
 const TIMED_OUT_WOVEN: &str =
     "timed out in the schemata: decided again with the plainly patched file, without the stub";
 
+/// Why a patch that overflowed the stack in the schemata is decided again on its own.
+const OVERFLOWED_WOVEN: &str =
+    "overflowed the stack in the schemata: decided again with the plainly \
+     patched file, without the stub";
+
+/// Whether a test run ended in a `StackOverflowError`, the failure itself or its cause. How
+/// deep a recursion gets before the stack is full depends on the size of its frames, and the
+/// woven method's frames are not the plainly patched method's (the stub, the capture's locals, a
+/// method too long for the JIT), so the schemata's overflow need not be plain's: a recursion
+/// that fills a stack trace at every level overflows there before its timeout, and in plain
+/// times out; a deep recursion that ends in plain may overflow there.
+fn overflowed(o: &Outcome) -> bool {
+    const SOE: &str = "java.lang.StackOverflowError";
+    let is_soe = |rest: &str| rest.is_empty() || rest.starts_with(':');
+    let names = |d: &str| {
+        d.strip_prefix(SOE).is_some_and(is_soe)
+            || d.split("caused by ")
+                .skip(1)
+                .any(|c| c.strip_prefix(SOE).is_some_and(is_soe))
+    };
+    o.detail.as_deref().is_some_and(names)
+        || o.runs
+            .iter()
+            .any(|r| r.failed.as_deref().is_some_and(names))
+}
+
 /// Patches woven into one file at most. A weave's stub holds a `switch` case per patch and its
 /// class a method per patch: past a few thousand patches the stub's method is over the JVM's
 /// 64 KB of code (javac: "code too large for try statement") or the class over its 65,535
@@ -345,6 +371,10 @@ fn run_group(
             v.fallback.push((i, TIMED_OUT_WOVEN.to_string()));
             continue;
         }
+        if overflowed(&o) {
+            v.fallback.push((i, OVERFLOWED_WOVEN.to_string()));
+            continue;
+        }
         o.detail = o.detail.map(|d| frames.rewrite(i, &d));
         for run in &mut o.runs {
             run.failed = run.failed.take().map(|d| frames.rewrite(i, &d));
@@ -357,6 +387,29 @@ fn run_group(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_overflow_in_the_schemata_is_told_by_the_failure_or_its_cause() {
+        let failed = |detail: &str| {
+            Outcome::new(Verdict::TestFailure, Phase::Execute).with_detail(detail.to_string())
+        };
+        assert!(overflowed(&failed(
+            "java.lang.StackOverflowError:  @ org.example.Quota.take(Quota.java:8)"
+        )));
+        assert!(overflowed(&failed(
+            "java.lang.RuntimeException: caused by java.lang.StackOverflowError"
+        )));
+        assert!(!overflowed(&failed(
+            "java.lang.AssertionError: no StackOverflowError"
+        )));
+        assert!(!overflowed(&failed(
+            "java.lang.StackOverflowErrors: a class of its own"
+        )));
+        assert!(!overflowed(&Outcome::new(
+            Verdict::Plausible,
+            Phase::Execute
+        )));
+    }
 
     #[test]
     fn groups_are_even_and_within_the_text_budget() {

@@ -329,6 +329,22 @@ LAMBDA_FIELD = [
     ("return y;", "C"),
 ]
 
+# 16. Recursion to StackOverflowError: how deep a recursion gets depends on its frames, and the
+# woven method's are not the plainly patched method's; an overflow in the schemata is decided
+# again with the plainly patched file. Recursions that end (100 and 5,000 levels) pass.
+STACK_OVERFLOW = [
+    ("throw new CountedError(\"quota exhausted\");", "s"),
+    ("return take(left);", "F"),                                 # StackOverflowError
+    ("return take(left + 1);", "F"),                             # no CountedError
+    ("throw new CountedError(take(left) + \"\");", "F"),         # StackOverflowError
+    ("if (left < -100) { throw new CountedError(\"quota exhausted\"); } return take(left - 1);", "s"),
+    ("if (left < -5000) { throw new CountedError(\"quota exhausted\"); } return take(left - 1) + 0;",
+     "s"),
+    ("throw new CountedError(\"quota \" + take(left));", "F"),  # StackOverflowError
+    ("return take(left) - 1;", "F"),                             # StackOverflowError on take(3)
+    ("if (left < -100) { throw new CountedError(\"quota\"); } return take(left - 1);", "F"),
+]
+
 SETS = [
     ("static_shadow", PKG + "Limits.java", "public static void setMax(", "Limits.max = max;", 0,
      STATIC_SHADOW),
@@ -360,6 +376,8 @@ SETS = [
      LAMBDA_LOOP),
     ("lambda_field", PKG + "Relay.java", "static final IntUnaryOperator HALF", "return h;", 0,
      LAMBDA_FIELD),
+    ("stack_overflow", PKG + "Quota.java", "public static int take(",
+     "throw new CountedError(\"quota exhausted\");", 0, STACK_OVERFLOW),
 ]
 
 
