@@ -72,6 +72,32 @@ fn soundness_fixture_default_equals_no_dedup_equals_plain_equals_expected() {
         why.iter().all(|(_, w)| w.contains("overflowed the stack")),
         "{why:?}"
     );
+    // Dependency-based equivalence: the five patches of `dead_local` whose changes differ only
+    // in `last`, which nothing reads after the location, are one class on the test that reaches
+    // it; `w = ""` (read in the catch block) is not in it. In `dead_local_read` a patch reads
+    // `last` at the loop's next visit, and the verdicts above show it kept apart.
+    let class_on = |set: &str, test: &str| -> Vec<(u64, Option<u64>)> {
+        details
+            .lines()
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+            .filter(|l| l["patches_path"].as_str().unwrap().ends_with(set))
+            .filter_map(|l| {
+                let run = l["runs"]
+                    .as_array()?
+                    .iter()
+                    .find(|r| r["test"].as_str().unwrap().ends_with(test))?
+                    .clone();
+                Some((l["patch"].as_u64().unwrap(), run["alike"].as_u64()))
+            })
+            .collect()
+    };
+    let runs = class_on("dead_local.json", "#numbersAndPenalties");
+    let alike = |p: u64| runs.iter().find(|(q, _)| *q == p).unwrap().1;
+    assert!(alike(0).is_some(), "{runs:?}");
+    for p in 1..=4 {
+        assert_eq!(alike(p), alike(0), "patch {p}: {runs:?}");
+    }
+    assert_ne!(alike(7), alike(0), "{runs:?}");
 }
 
 /// Stack reads a patch's text does not show, through the JDK (`String.valueOf` calling a

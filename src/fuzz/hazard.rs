@@ -2,7 +2,8 @@
 //! `Class.f` / `this.f` while a local of the same name is in scope, thrown exceptions whose
 //! arguments and causes vary, boxed values and strings that are equal but not identical, and
 //! constants or variables replaced by calls to methods of the class (which a test may override),
-//! and comments in the patch (blanked by the weave).
+//! comments in the patch (blanked by the weave), and writes to locals after the statement
+//! (dead or not, which dependency-based equivalence tells apart).
 
 use super::spot::{is_integral, is_numeric, Member, Mutant, Spot};
 
@@ -301,6 +302,36 @@ fn comments(s: &Spot, out: &mut Vec<Mutant>) {
     push("// removed".into());
 }
 
+/// Writes to a local after the statement (or before it): where nothing reads the local again
+/// the change is dead and the tree leaves it out of the key (`weave::scope::read_after`); where
+/// something does (later code, the loop's next visit, the patch's own text there) it must not.
+fn dead_writes(s: &Spot, out: &mut Vec<Mutant>) {
+    if !s.completes() || s.stmt.kind() == "local_variable_declaration" {
+        return;
+    }
+    let orig = s.orig();
+    let mut push = |text: String| {
+        out.push(Mutant {
+            text,
+            op: "dead-write",
+        })
+    };
+    for l in s.locals.iter().filter(|l| !l.is_final).take(4) {
+        let n = &l.name;
+        if is_numeric(&l.ty) {
+            push(format!("{orig} {n} = 0;"));
+            push(format!("{orig} {n} += 1;"));
+            push(format!("{n} = {n}; {orig} {n} = 1;"));
+        } else if l.ty == "boolean" {
+            push(format!("{orig} {n} = !{n};"));
+        } else if is_string(&l.ty) {
+            push(format!("{orig} {n} = \"\";"));
+        } else if boxed(&l.ty).is_some() {
+            push(format!("{orig} {n} = null;"));
+        }
+    }
+}
+
 /// Every mutant of the hazard operators, in a deterministic order.
 pub fn hazards(s: &Spot) -> Vec<Mutant> {
     let mut out = Vec::new();
@@ -309,5 +340,6 @@ pub fn hazards(s: &Spot) -> Vec<Mutant> {
     identity(s, &mut out);
     calls(s, &mut out);
     comments(s, &mut out);
+    dead_writes(s, &mut out);
     out
 }

@@ -477,6 +477,7 @@ pub fn spot<'t>(
                 locals.push(Var {
                     name: l.name.clone(),
                     ty: l.ty.trim().to_string(),
+                    is_final: l.is_final,
                 });
             }
         }

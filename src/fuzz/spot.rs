@@ -11,6 +11,7 @@ use tree_sitter::Node;
 pub struct Var {
     pub name: String,
     pub ty: String,
+    pub is_final: bool,
 }
 
 /// A field of the enclosing class.

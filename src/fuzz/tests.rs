@@ -163,6 +163,22 @@ fn identity_and_call_operators() {
     );
     let (all, _) = at("return 2;", 1, 10);
     assert!(texts(&all, "call").contains(&"return factor();".to_string()));
+    // Writes to locals after the statement: the loop variable (read by the header) and the
+    // parameter `max` (read by nothing after).
+    let (all, _) = at("count += xs[i];", 1, 10);
+    let writes = texts(&all, "dead-write");
+    assert!(
+        writes.contains(&"count += xs[i]; i += 1;".to_string()),
+        "{writes:?}"
+    );
+    let (all, _) = at("Limits.max = max - 1;", 1, 10);
+    let writes = texts(&all, "dead-write");
+    assert!(
+        writes.contains(&"Limits.max = max - 1; max = 0;".to_string()),
+        "{writes:?}"
+    );
+    let (all, _) = at("return 2;", 1, 10);
+    assert!(texts(&all, "dead-write").is_empty());
 }
 
 #[test]

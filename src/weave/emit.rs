@@ -395,7 +395,21 @@ fn tree_capture(
         .collect::<Vec<_>>()
         .join(", ");
     let field_kinds: String = fields.iter().map(|f| kind_of(&f.ty)).collect();
-    let local_kinds: String = outs.iter().map(|o| kind_of(&o.ty)).collect();
+    // A local nothing reads after the location (nor, in a loop, any patch's own text) is left
+    // out of the key: patches whose changes differ only there are test-equivalent
+    // (dependency-based equivalence).
+    let local_kinds: String = outs
+        .iter()
+        .map(|o| {
+            let read_again = site.read_after.contains(&o.name)
+                || site.revisited && patches.iter().any(|p| p.mentions.read.contains(&o.name));
+            if read_again {
+                kind_of(&o.ty)
+            } else {
+                woven::DEAD
+            }
+        })
+        .collect();
     let mut restore = String::new();
     let mut replay = String::new();
     for (i, f) in fields.iter().enumerate() {

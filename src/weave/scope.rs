@@ -104,6 +104,12 @@ pub struct Site {
     /// Exception types caught around the location (`catch` clauses of enclosing `try` bodies),
     /// which a generated method may throw at its call in the stub.
     pub caught: Vec<String>,
+    /// Names a later statement of the method may read ([`read_after`]): a local outside it is
+    /// dead after the location, and a change to it is no change a test can see.
+    pub read_after: std::collections::BTreeSet<String>,
+    /// The location is in a loop: it may run again in the same frame, where a patch's own text
+    /// reads what an earlier visit left in a local.
+    pub revisited: bool,
 }
 
 const STATEMENTS: &[&str] = &[
@@ -247,6 +253,9 @@ pub fn analyse(src: &str, root: Node, range: Range<usize>) -> Result<Site, Unsup
     let mut breakable = false;
     let mut locals: Vec<Local> = Vec::new();
     let mut caught = Vec::new();
+    // The outermost loop around the location: its code may run again after it. (A location in a
+    // lambda is the statement around the outermost lambda, above.)
+    let mut repeats: Option<usize> = None;
     let mut child = first;
     let mut cur = first.parent();
     let method = loop {
@@ -274,6 +283,7 @@ pub fn analyse(src: &str, root: Node, range: Range<usize>) -> Result<Site, Unsup
                     breakable = true;
                 }
                 collect_loop_locals(src, p, child, &mut locals);
+                repeats = Some(p.start_byte());
             }
             "switch_block_statement_group" | "switch_block" | "switch_rule" => breakable = true,
             "catch_clause" => collect_catch_local(src, p, &mut locals),
@@ -348,6 +358,7 @@ pub fn analyse(src: &str, root: Node, range: Range<usize>) -> Result<Site, Unsup
     // Drop shadowed duplicates (innermost wins).
     let mut seen = std::collections::HashSet::new();
     locals.retain(|l| seen.insert(l.name.clone()));
+    let read_after = read_after(src, target.end, repeats, method.end_byte());
     Ok(Site {
         target,
         method: method.byte_range(),
@@ -371,7 +382,29 @@ pub fn analyse(src: &str, root: Node, range: Range<usize>) -> Result<Site, Unsup
             && return_type_is_value(&return_type_text),
         braceless_parent,
         caught,
+        read_after,
+        revisited: repeats.is_some(),
     })
+}
+
+/// Names that code running after the location may read: every identifier (not after a `.`) of
+/// the method from the location's end, or, when the location is in a loop, from the outermost
+/// loop's start (its code before the location runs again), but the targets of plain `x = …`
+/// assignments and declarators. Conservative: a compound assignment, a field of the same name,
+/// a label or a method named alike counts as a read. A local the patches write that is not
+/// among them is dead after the location: no path of the method reads it again (a lambda or
+/// class body reading it would need it effectively final, which a patch writing it is not), so
+/// patches whose changes differ only there are test-equivalent (dependency-based equivalence,
+/// docs/deduplication.md); in a loop, only if no patch's own text reads it either
+/// (`weave::emit`).
+fn read_after(
+    src: &str,
+    end: usize,
+    repeats: Option<usize>,
+    method_end: usize,
+) -> std::collections::BTreeSet<String> {
+    let from = repeats.map_or(end, |r| r.min(end));
+    super::tokens::scan(&src[from..method_end]).read
 }
 
 fn return_type_is_value(t: &str) -> bool {
@@ -480,6 +513,42 @@ class A {
         assert_eq!(s.throws, "throws java.io.IOException");
         assert_eq!(s.annotations.len(), 1);
         assert!(!s.is_static && !s.is_constructor);
+    }
+
+    #[test]
+    fn names_read_after_the_location_include_a_loop_or_lambda_around_it() {
+        // After `z = 4;`: the loops and the switch read `a`, `x`, `y`, `i`; `z` is dead (`w`'s
+        // declaration after it counts, conservatively).
+        let s = site(SRC, "z = 4;").unwrap();
+        for live in ["a", "x", "y", "i", "e"] {
+            assert!(s.read_after.contains(live), "{live}");
+        }
+        assert!(!s.read_after.contains("z") && s.read_after.contains("w"));
+        // In the inner loop: the outer loop's header runs again, so `i` and `a` are read.
+        let s = site(SRC, "x += i").unwrap();
+        assert!(s.read_after.contains("i") && s.read_after.contains("a"));
+        // In a lambda, the location is the statement around it: the method reads nothing after.
+        let s = site(SRC, "total += e.length();").unwrap();
+        assert!(SRC[s.target.clone()].starts_with("words.forEach"));
+        assert!(s.read_after.is_empty(), "{:?}", s.read_after);
+        // A field read as `this.f` is not a local's read; the last statement reads nothing.
+        let s = site(SRC, "f = k;").unwrap();
+        assert!(s.read_after.is_empty(), "{:?}", s.read_after);
+    }
+
+    #[test]
+    fn a_local_only_assigned_after_the_location_is_not_read() {
+        let src = "class B { int m(String[] ws) { int n = 0; int last = -1; \
+                   for (int k = 0; k < ws.length; k++) { last = ws[k].length(); n++; } \
+                   int tail = n; tail = 0; return n; } }";
+        let s = site(src, "n++;").unwrap();
+        assert!(s.revisited);
+        // `last` is only assigned (in the loop, before the location: it runs again), `tail`
+        // declared and assigned; `n`, `k`, `ws` are read.
+        assert!(!s.read_after.contains("last") && !s.read_after.contains("tail"));
+        for live in ["n", "k", "ws"] {
+            assert!(s.read_after.contains(live), "{live}");
+        }
     }
 
     #[test]

@@ -10,6 +10,8 @@ pub struct Mentions {
     pub names: BTreeSet<String>,
     /// Identifiers that appear as assignment or `++`/`--` targets.
     pub assigned: BTreeSet<String>,
+    /// Identifiers that may be read: every name but a plain `x = …` target (or declarator).
+    pub read: BTreeSet<String>,
     pub has_break: bool,
     pub has_continue: bool,
     /// Labels named by `break L` / `continue L`.
@@ -122,7 +124,11 @@ pub fn scan(src: &str) -> Mentions {
         }
         m.names.insert(word.clone());
         let after = next_sig(*end);
-        let assigns = (after.starts_with('=') && !after.starts_with("=="))
+        let plain_write = after.starts_with('=') && !after.starts_with("==");
+        if !plain_write {
+            m.read.insert(word.clone());
+        }
+        let assigns = plain_write
             || ["+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>="]
                 .iter()
                 .any(|op| after.starts_with(op))
@@ -190,6 +196,12 @@ mod tests {
         let assigned: Vec<&str> = m.assigned.iter().map(|s| s.as_str()).collect();
         assert_eq!(assigned, ["t", "v", "w", "x", "z"]);
         assert!(!m.has_break && !m.has_comment);
+        // Read: all but the targets of a plain `=` (compound assignments and `++` read).
+        let read: Vec<&str> = m.read.iter().map(|s| s.as_str()).collect();
+        assert_eq!(read, ["a", "if", "p", "q", "v", "w", "x", "y"]);
+        let m = scan("int k = 0; a[i] = k; u = u = 2; s >= 1;");
+        let read: Vec<&str> = m.read.iter().map(|s| s.as_str()).collect();
+        assert_eq!(read, ["a", "i", "int", "k", "s"]);
     }
 
     #[test]

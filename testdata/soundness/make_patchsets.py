@@ -345,6 +345,35 @@ STACK_OVERFLOW = [
     ("if (left < -100) { throw new CountedError(\"quota\"); } return take(left - 1);", "F"),
 ]
 
+# 17. Writes to locals at a location in a loop. `last` is read by nothing after it (dead), so
+# patches that differ only in what they write there share a class; `penalty` is read in the catch
+# block and the return, `k` and `words` by the loop's header, `w` in the catch block (live, though
+# written again before the next read).
+DEAD_LOCAL = [
+    ("n++;", "s"),
+    ("n++;\n                last = 0;", "s"),
+    ("n++;\n                last = n;", "s"),
+    ("n++;\n                last = penalty;", "s"),
+    ("last = n;\n                n++;", "s"),
+    ("n++;\n                penalty = 0;", "F"),        # the catch block and the return read it
+    ("n++;\n                k++;", "F"),                # the loop's header reads it
+    ("n++;\n                w = \"\";", "s"),           # written again before the catch reads it
+    ("n++;\n                words = null;", "F"),       # the loop's header reads it
+    ("n += 2;\n                last = 0;", "F"),
+    ("n++;\n                last = x;", "C"),
+]
+
+# 17b. The same location, where a patch's own text reads `last` at the next visit: `last` is not
+# dead there (the loop runs the patch again), or `last = 5` and `last = 0` would share a class.
+DEAD_LOCAL_READ = [
+    ("n++;", "s"),
+    ("n++;\n                last = 0;", "s"),
+    ("if (last == 5) {\n                    n += 7;\n                }\n                n++;\n                last = 5;", "F"),
+    ("if (last == 5) {\n                    n += 7;\n                }\n                n++;", "s"),
+    ("n++;\n                last += 1;", "s"),
+    ("if (last > 0) {\n                    return last;\n                }\n                n++;\n                last = n;", "F"),
+]
+
 SETS = [
     ("static_shadow", PKG + "Limits.java", "public static void setMax(", "Limits.max = max;", 0,
      STATIC_SHADOW),
@@ -378,6 +407,8 @@ SETS = [
      LAMBDA_FIELD),
     ("stack_overflow", PKG + "Quota.java", "public static int take(",
      "throw new CountedError(\"quota exhausted\");", 0, STACK_OVERFLOW),
+    ("dead_local", PKG + "Tally.java", "public static int count(", "n++;", 0, DEAD_LOCAL),
+    ("dead_local_read", PKG + "Tally.java", "public static int count(", "n++;", 0, DEAD_LOCAL_READ),
 ]
 
 

@@ -86,7 +86,8 @@ public final class Rt {
      * {@code localKinds}/{@code fieldKinds} say per slot whether it holds a primitive
      * ({@link Protocol.Woven#PRIMITIVE}, compared by value) or a reference
      * ({@link Protocol.Woven#REFERENCE}, compared by identity: objects are numbered in order of first
-     * sight at this visit, so two captures agree only on the very same object). A thrown exception
+     * sight at this visit, so two captures agree only on the very same object); a local no later
+     * statement of the method reads ({@link Protocol.Woven#DEAD}) is left out. A thrown exception
      * created by the patch during this capture is compared by everything a test can read of it
      * (class, message, cause, suppressed, fields, frames above the patch); any other exception by
      * identity. No user code runs: an exception class overriding a method read here is compared by
@@ -118,7 +119,10 @@ public final class Rt {
         if (thrown != null) k.exception(thrown, 0);
         k.b.append('|');
         for (int i = 0; i < locals.length; i++) {
-            if (locals[i] == locals) k.b.append('U'); else k.slot(locals[i], localKinds.charAt(i) == Protocol.Woven.PRIMITIVE);
+            char kind = localKinds.charAt(i);
+            if (kind == Protocol.Woven.DEAD) k.b.append('D'); // read by nothing after the location
+            else if (locals[i] == locals) k.b.append('U');
+            else k.slot(locals[i], kind == Protocol.Woven.PRIMITIVE);
             k.b.append(',');
         }
         k.b.append('|');
