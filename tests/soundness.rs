@@ -25,6 +25,16 @@ fn succlists(work: &Path, patches: &Path, flags: &[&str]) -> BTreeMap<String, St
         .collect()
 }
 
+/// The default run's `details.jsonl` lines (runs/0001) of one set, by the set's file name.
+fn details_of(work: &Path, set: &str) -> Vec<serde_json::Value> {
+    std::fs::read_to_string(work.join("runs/0001/details.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|l| l["patches_path"].as_str().unwrap().ends_with(set))
+        .collect()
+}
+
 #[test]
 fn soundness_fixture_default_equals_no_dedup_equals_plain_equals_expected() {
     let (_tmp, work) = three_techniques_give_expected("soundness");
@@ -48,16 +58,8 @@ fn soundness_fixture_default_equals_no_dedup_equals_plain_equals_expected() {
     }
     // A recursion to StackOverflowError in the schemata is decided again with the plainly
     // patched file (the woven frames are not plain's): the four that overflow, and only those.
-    let details = std::fs::read_to_string(work.join("runs/0001/details.jsonl")).unwrap();
-    let why: Vec<(u64, String)> = details
-        .lines()
-        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
-        .filter(|l| {
-            l["patches_path"]
-                .as_str()
-                .unwrap()
-                .ends_with("stack_overflow.json")
-        })
+    let why: Vec<(u64, String)> = details_of(&work, "stack_overflow.json")
+        .into_iter()
         .filter_map(|l| {
             let why = l["one_by_one"].as_str()?.to_string();
             Some((l["patch"].as_u64().unwrap(), why))
@@ -77,10 +79,8 @@ fn soundness_fixture_default_equals_no_dedup_equals_plain_equals_expected() {
     // it; `w = ""` (read in the catch block) is not in it. In `dead_local_read` a patch reads
     // `last` at the loop's next visit, and the verdicts above show it kept apart.
     let class_on = |set: &str, test: &str| -> Vec<(u64, Option<u64>)> {
-        details
-            .lines()
-            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
-            .filter(|l| l["patches_path"].as_str().unwrap().ends_with(set))
+        details_of(&work, set)
+            .into_iter()
             .filter_map(|l| {
                 let run = l["runs"]
                     .as_array()?
@@ -134,16 +134,8 @@ fn stackjdk_fixture_default_equals_no_dedup_equals_plain_equals_expected() {
     assert_eq!(handed["extra"]["fallback"], 11, "{handed}");
     assert_eq!(handed["extra"]["woven"], 1, "{handed}");
     // Each patch validated one by one says why in `details.jsonl`.
-    let details = std::fs::read_to_string(work.join("runs/0001/details.jsonl")).unwrap();
-    let why: Vec<String> = details
-        .lines()
-        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
-        .filter(|l| {
-            l["patches_path"]
-                .as_str()
-                .unwrap()
-                .ends_with("callback_fee.json")
-        })
+    let why: Vec<String> = details_of(&work, "callback_fee.json")
+        .into_iter()
         .filter_map(|l| l["one_by_one"].as_str().map(str::to_string))
         .collect();
     assert_eq!(why.len(), 11, "{why:?}");

@@ -163,22 +163,20 @@ fn identity_and_call_operators() {
     );
     let (all, _) = at("return 2;", 1, 10);
     assert!(texts(&all, "call").contains(&"return factor();".to_string()));
-    // Writes to locals after the statement: the loop variable (read by the header) and the
-    // parameter `max` (read by nothing after).
-    let (all, _) = at("count += xs[i];", 1, 10);
-    let writes = texts(&all, "dead-write");
-    assert!(
-        writes.contains(&"count += xs[i]; i += 1;".to_string()),
-        "{writes:?}"
-    );
-    let (all, _) = at("Limits.max = max - 1;", 1, 10);
-    let writes = texts(&all, "dead-write");
-    assert!(
-        writes.contains(&"Limits.max = max - 1; max = 0;".to_string()),
-        "{writes:?}"
-    );
-    let (all, _) = at("return 2;", 1, 10);
-    assert!(texts(&all, "dead-write").is_empty());
+}
+
+#[test]
+fn locals_are_written_after_the_statement() {
+    let writes = |location: &str| texts(&at(location, 1, 10).0, "dead-write");
+    // The loop variable (read by the header) and the parameter `max` (read by nothing after).
+    for (location, written) in [
+        ("count += xs[i];", "count += xs[i]; i += 1;"),
+        ("Limits.max = max - 1;", "Limits.max = max - 1; max = 0;"),
+    ] {
+        let got = writes(location);
+        assert!(got.contains(&written.to_string()), "{got:?}");
+    }
+    assert!(writes("return 2;").is_empty());
 }
 
 #[test]
