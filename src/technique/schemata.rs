@@ -198,6 +198,21 @@ fn overflowed(o: &Outcome) -> bool {
             .any(|r| r.failed.as_deref().is_some_and(names))
 }
 
+/// Why an outcome of woven code need not be the plainly patched program's, so that the patch's
+/// own compile of the plainly patched file decides it: a timeout (the stub runs at every visit
+/// of the location, so woven code is slower: a patch that ends just past its timeout in the
+/// schemata, a loop filling the heap until OutOfMemoryError, may end in time in plain) or a
+/// stack overflow ([`overflowed`]).
+fn decided_again(o: &Outcome) -> Option<&'static str> {
+    if o.verdict == Verdict::Timeout {
+        Some(TIMED_OUT_WOVEN)
+    } else if overflowed(o) {
+        Some(OVERFLOWED_WOVEN)
+    } else {
+        None
+    }
+}
+
 /// Patches woven into one file at most. A weave's stub holds a `switch` case per patch and its
 /// class a method per patch: past a few thousand patches the stub's method is over the JVM's
 /// 64 KB of code (javac: "code too large for try statement") or the class over its 65,535
@@ -363,16 +378,8 @@ fn run_group(
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
     for (i, mut o) in done {
-        if o.verdict == Verdict::Timeout {
-            // The stub runs at every visit of the location, so woven code is slower than the
-            // plainly patched program: a patch that ends just past its timeout in the
-            // schemata (a loop filling the heap until OutOfMemoryError) may end in time in
-            // plain. Its own compile of the plainly patched file decides it.
-            v.fallback.push((i, TIMED_OUT_WOVEN.to_string()));
-            continue;
-        }
-        if overflowed(&o) {
-            v.fallback.push((i, OVERFLOWED_WOVEN.to_string()));
+        if let Some(why) = decided_again(&o) {
+            v.fallback.push((i, why.to_string()));
             continue;
         }
         o.detail = o.detail.map(|d| frames.rewrite(i, &d));

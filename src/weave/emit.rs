@@ -402,7 +402,7 @@ fn tree_capture(
         .iter()
         .map(|o| {
             let read_again = site.read_after.contains(&o.name)
-                || site.revisited && patches.iter().any(|p| p.mentions.read.contains(&o.name));
+                || site.in_loop && patches.iter().any(|p| p.mentions.read.contains(&o.name));
             if read_again {
                 kind_of(&o.ty)
             } else {

@@ -107,9 +107,6 @@ pub struct Site {
     /// Names a later statement of the method may read ([`read_after`]): a local outside it is
     /// dead after the location, and a change to it is no change a test can see.
     pub read_after: std::collections::BTreeSet<String>,
-    /// The location is in a loop: it may run again in the same frame, where a patch's own text
-    /// reads what an earlier visit left in a local.
-    pub revisited: bool,
 }
 
 const STATEMENTS: &[&str] = &[
@@ -281,9 +278,9 @@ pub fn analyse(src: &str, root: Node, range: Range<usize>) -> Result<Site, Unsup
                 {
                     in_loop = true;
                     breakable = true;
+                    repeats = Some(p.start_byte());
                 }
                 collect_loop_locals(src, p, child, &mut locals);
-                repeats = Some(p.start_byte());
             }
             "switch_block_statement_group" | "switch_block" | "switch_rule" => breakable = true,
             "catch_clause" => collect_catch_local(src, p, &mut locals),
@@ -383,7 +380,6 @@ pub fn analyse(src: &str, root: Node, range: Range<usize>) -> Result<Site, Unsup
         braceless_parent,
         caught,
         read_after,
-        revisited: repeats.is_some(),
     })
 }
 
@@ -403,7 +399,7 @@ fn read_after(
     repeats: Option<usize>,
     method_end: usize,
 ) -> std::collections::BTreeSet<String> {
-    let from = repeats.map_or(end, |r| r.min(end));
+    let from = repeats.unwrap_or(end);
     super::tokens::scan(&src[from..method_end]).read
 }
 
@@ -516,7 +512,7 @@ class A {
     }
 
     #[test]
-    fn names_read_after_the_location_include_a_loop_or_lambda_around_it() {
+    fn names_read_after_the_location_include_the_loop_around_it() {
         // After `z = 4;`: the loops and the switch read `a`, `x`, `y`, `i`; `z` is dead (`w`'s
         // declaration after it counts, conservatively).
         let s = site(SRC, "z = 4;").unwrap();
@@ -542,7 +538,7 @@ class A {
                    for (int k = 0; k < ws.length; k++) { last = ws[k].length(); n++; } \
                    int tail = n; tail = 0; return n; } }";
         let s = site(src, "n++;").unwrap();
-        assert!(s.revisited);
+        assert!(s.in_loop);
         // `last` is only assigned (in the loop, before the location: it runs again), `tail`
         // declared and assigned; `n`, `k`, `ws` are read.
         assert!(!s.read_after.contains("last") && !s.read_after.contains("tail"));
