@@ -306,8 +306,9 @@ fn comments(s: &Spot, out: &mut Vec<Mutant>) {
 /// the change is dead and the tree leaves it out of the key (`weave::scope::read_after`); where
 /// something does (later code, the loop's next visit, the patch's own text there) it must not.
 fn dead_writes(s: &Spot, out: &mut Vec<Mutant>) {
-    // After a declaration the location declares a local, which goes one by one anyway.
-    if !s.completes() || s.stmt.kind() == "local_variable_declaration" {
+    // After a whole declaration the writes are woven on the split declaration
+    // (`weave::split::narrow`).
+    if !s.completes() {
         return;
     }
     let orig = s.orig();

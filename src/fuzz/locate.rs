@@ -451,9 +451,29 @@ fn statement_at<'t>(root: Node<'t>, range: &Range<usize>) -> Option<Node<'t>> {
     Some(n)
 }
 
+/// The weaver's scope analysis of a location (`weave::scope`); for a whole local declaration,
+/// which it refuses, that of the declaration split as the weaver splits it (`weave::split`),
+/// where the locals before it are the same (the declared one is not yet assigned).
+fn site_of(src: &str, root: Node, stmt: Node, range: &Range<usize>) -> Option<scope::Site> {
+    if let Ok(site) = scope::analyse(src, root, range.clone()) {
+        return Some(site);
+    }
+    if stmt.kind() != "local_variable_declaration" {
+        return None;
+    }
+    let mut c = stmt.walk();
+    let value = stmt
+        .children_by_field_name("declarator", &mut c)
+        .last()?
+        .child_by_field_name("value")?;
+    let split = crate::weave::split::split_declaration(src, value.byte_range())?;
+    let tree = parser().parse(&split.src, None)?;
+    scope::analyse(&split.src, tree.root_node(), split.statement).ok()
+}
+
 /// What the mutation operators know about one location. The visible locals come from the
-/// weaver's own scope analysis (`weave::scope`); when it refuses the location (a declaration, a
-/// lambda), only fields are known.
+/// weaver's own scope analysis (`site_of`); when it refuses the location (a declaration that
+/// cannot be split, a lambda), only fields are known.
 pub fn spot<'t>(
     file: &'t SourceFile,
     range: &Range<usize>,
@@ -470,7 +490,7 @@ pub fn spot<'t>(
     };
     let mut locals = Vec::new();
     let mut all_locals = BTreeSet::new();
-    if let Ok(site) = scope::analyse(src, root, range.clone()) {
+    if let Some(site) = site_of(src, root, stmt, range) {
         for l in &site.locals {
             all_locals.insert(l.name.clone());
             if l.assigned && l.unusable.is_none() {

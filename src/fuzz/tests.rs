@@ -37,6 +37,11 @@ public class Limits {
     int factor() {
         return 2;
     }
+
+    static int twice(int x) {
+        int y = x * 2;
+        return y;
+    }
 }
 "#;
 
@@ -177,6 +182,12 @@ fn locals_are_written_after_the_statement() {
         assert!(got.contains(&written.to_string()), "{got:?}");
     }
     assert!(writes("return 2;").is_empty());
+    // After a declaration (woven on the split declaration), a parameter.
+    let got = writes("int y = x * 2;");
+    assert!(
+        got.contains(&"int y = x * 2; x = 0;".to_string()),
+        "{got:?}"
+    );
 }
 
 #[test]

@@ -102,48 +102,82 @@ fn plan(set: &PatchSet, extra: &mut Extra) -> Result<weave::Plan, weave::scope::
         Ok(plan) => return Ok(plan),
         Err(why) => why,
     };
-    // The patches as initialisers (None: one that changes more than the initialiser).
-    let (range, inner): (_, Vec<Option<String>>) =
+    // What each patch keeps of a whole declaration (None: one that changes more of it).
+    let (range, kept): (_, Vec<Option<split::Kept>>) =
         match split::narrow(&src, range.clone(), &set.patches) {
-            Some((value, inner)) if inner.iter().filter(|p| p.is_some()).count() >= 2 => {
-                (value, inner)
+            Some((value, kept)) if kept.iter().filter(|p| p.is_some()).count() >= 2 => {
+                (value, kept)
             }
-            _ => (range, set.patches.iter().cloned().map(Some).collect()),
+            _ => {
+                let whole = |p: &String| split::Kept {
+                    before: String::new(),
+                    init: p.clone(),
+                    after: String::new(),
+                };
+                (range, set.patches.iter().map(whole).map(Some).collect())
+            }
         };
     // A local declaration is split in place; a field's initialiser or a statement of an
     // initialiser block moves into a method of its own (`weave::hoist`), woven for the patches
     // that name no guarded field (and, in a block, cannot end it abruptly).
-    let (split_src, range, hoisted) = match split::split_declaration(&src, range.clone()) {
-        Some((s, r)) => (s, r, None),
+    let (split_src, range, statement, hoisted) = match split::split_declaration(&src, range.clone())
+    {
+        Some(s) => (s.src, s.range, Some(s.statement), None),
         None => match weave::hoist::field(&src, range.clone())
             .or_else(|| weave::hoist::block(&src, range))
         {
-            Some(h) => (h.src, h.range, Some((h.what, h.guarded))),
+            Some(h) => (h.src, h.range, None, Some((h.what, h.guarded))),
             None => return Err(why),
         },
     };
     let guarded = hoisted.as_ref().map(|(_, g)| g);
     let in_block = hoisted.as_ref().is_some_and(|(w, _)| w.is_block());
-    let unpatched = split_src[range.clone()].to_string();
-    let texts: Vec<String> = inner
-        .iter()
-        .map(|p| p.clone().unwrap_or_else(|| unpatched.clone()))
-        .collect();
+    // Patches with statements around the declaration replace the split's assignment statement
+    // (`x = E;`), the others its initialiser.
+    let statement = statement.filter(|_| kept.iter().flatten().any(|k| !k.is_initialiser()));
+    let around = statement.is_some();
+    let (range, texts) = match statement {
+        Some(stmt) => {
+            let (head, tail) = (
+                &split_src[stmt.start..range.start],
+                &split_src[range.end..stmt.end],
+            );
+            let texts = kept
+                .iter()
+                .map(|k| match k {
+                    Some(k) => format!("{}{head}{}{tail}{}", k.before, k.init, k.after),
+                    None => split_src[stmt.clone()].to_string(),
+                })
+                .collect();
+            (stmt, texts)
+        }
+        None => {
+            let unpatched = &split_src[range.clone()];
+            let texts: Vec<String> = kept
+                .iter()
+                .map(|k| match k {
+                    Some(k) if k.is_initialiser() => k.init.clone(),
+                    _ => unpatched.to_string(),
+                })
+                .collect();
+            (range, texts)
+        }
+    };
     let mut plan = weave::plan(&split_src, range, &texts)?;
-    for ((excluded, patch), inner) in plan.excluded.iter_mut().zip(&texts).zip(&inner) {
+    for ((excluded, patch), kept) in plan.excluded.iter_mut().zip(&texts).zip(&kept) {
         if excluded.is_none() {
-            *excluded = match inner {
-                None => Some(
-                    "the patch changes more of the declaration than its initialiser".to_string(),
-                ),
-                Some(_) => guarded_name(patch, guarded)
+            *excluded = match kept {
+                Some(k) if around || k.is_initialiser() => guarded_name(patch, guarded)
                     .or_else(|| {
                         in_block
                             .then(|| weave::hoist::completes_as_in_a_method(patch))
                             .flatten()
                     })
                     // A block's statement is no initialiser: `{ … }` there is a block.
-                    .or_else(|| (!in_block).then(|| split::unassignable(patch)).flatten()),
+                    .or_else(|| (!in_block).then(|| split::unassignable(&k.init)).flatten()),
+                _ => Some(
+                    "the patch changes more of the declaration than its initialiser".to_string(),
+                ),
             };
         }
     }

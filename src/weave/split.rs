@@ -7,10 +7,21 @@ use super::text;
 use std::ops::Range;
 use tree_sitter::Node;
 
-/// The file with the declaration holding `range` split, and where `range` is then; `None` when
-/// the location is not inside the initialiser of the last declarator of a local declaration
-/// that may be split (directly in a block, not `final`, not `var`, not an array initialiser).
-pub fn split_declaration(src: &str, range: Range<usize>) -> Option<(String, Range<usize>)> {
+/// A local declaration split in place (`int mid = E;` → `int mid; mid = E;`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Split {
+    /// The file with the declaration split.
+    pub src: String,
+    /// Where the range asked for is in `src`.
+    pub range: Range<usize>,
+    /// The assignment statement the split made (`mid = E;`) in `src`.
+    pub statement: Range<usize>,
+}
+
+/// The file with the declaration holding `range` split; `None` when the location is not inside
+/// the initialiser of the last declarator of a local declaration that may be split (directly in
+/// a block, not `final`, not `var`, not an array initialiser).
+pub fn split_declaration(src: &str, range: Range<usize>) -> Option<Split> {
     let tree = super::parser().parse(src, None)?;
     let (declarator, _) = initialiser_at(tree.root_node(), &range)?;
     let declaration = declarator.parent()?;
@@ -30,7 +41,11 @@ pub fn split_declaration(src: &str, range: Range<usize>) -> Option<(String, Rang
     let insert = format!("; {name}");
     let out = format!("{}{insert}{}", &src[..after], &src[after..]);
     let shift = insert.len();
-    Some((out, range.start + shift..range.end + shift))
+    Some(Split {
+        src: out,
+        range: range.start + shift..range.end + shift,
+        statement: after + 2..declaration.end_byte() + shift,
+    })
 }
 
 /// The variable declarator whose initialiser holds all of `range`, and that initialiser, when it
@@ -76,14 +91,35 @@ fn splits_badly(src: &str, declaration: Node, declarator: Node) -> bool {
     is_final || is_var || !last
 }
 
+/// What a patch of a whole declaration keeps of it: the declaration with a new initialiser,
+/// maybe with statements before or after it (`if (c) return; T x = E2;`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Kept {
+    /// Statements before the declaration (empty for none).
+    pub before: String,
+    /// The new initialiser.
+    pub init: String,
+    /// Statements after the declaration (empty for none).
+    pub after: String,
+}
+
+impl Kept {
+    /// The patch changes only the initialiser.
+    pub fn is_initialiser(&self) -> bool {
+        self.before.trim().is_empty() && self.after.trim().is_empty()
+    }
+}
+
 /// When the unpatched text is a whole local or field declaration (`String text = E;`), the
 /// range of its last declarator's initialiser, and for each patch that keeps everything around
-/// that initialiser (`String text = E2;`), the new initialiser `E2` (`None` for the others).
+/// that initialiser (`String text = E2;`), what it keeps (`None` for the others). Only a local
+/// declaration keeps statements around it, and only when those before it do not name the
+/// variable (docs/weaving.md, "Statements around a declaration").
 pub fn narrow(
     src: &str,
     range: Range<usize>,
     patches: &[String],
-) -> Option<(Range<usize>, Vec<Option<String>>)> {
+) -> Option<(Range<usize>, Vec<Option<Kept>>)> {
     let tree = super::parser().parse(src, None)?;
     let stmt = tree
         .root_node()
@@ -93,20 +129,63 @@ pub fn narrow(
             && matches!(n.kind(), "local_variable_declaration" | "field_declaration")
     })?;
     let mut c = stmt.walk();
-    let value = stmt
-        .children_by_field_name("declarator", &mut c)
-        .last()?
-        .child_by_field_name("value")?;
+    let declarator = stmt.children_by_field_name("declarator", &mut c).last()?;
+    let value = declarator.child_by_field_name("value")?;
+    let name = text(src, declarator.child_by_field_name("name")?);
+    let local = stmt.kind() == "local_variable_declaration";
     let prefix = &src[range.start..value.start_byte()];
     let suffix = &src[value.end_byte()..range.end];
-    let inner = patches
+    let initialiser = |p: &str| {
+        let inner = p.strip_prefix(prefix)?.strip_suffix(suffix)?;
+        (!inner.trim().is_empty()).then(|| inner.to_string())
+    };
+    let kept = patches
         .iter()
-        .map(|p| {
-            let inner = p.strip_prefix(prefix)?.strip_suffix(suffix)?;
-            (!inner.trim().is_empty()).then(|| inner.to_string())
+        .map(|p| match initialiser(p) {
+            Some(init) => Some(Kept {
+                before: String::new(),
+                init,
+                after: String::new(),
+            }),
+            None if local => around(p, name, &initialiser),
+            None => None,
         })
         .collect();
-    Some((value.byte_range(), inner))
+    Some((value.byte_range(), kept))
+}
+
+/// Patch text `patch` as statements around the declaration of `name` it keeps (`initialiser`
+/// gives the new initialiser of a statement that is that declaration): the first top-level
+/// statement that is, when the statements before it do not name `name` (there they would name
+/// the split declaration's variable, not a field or an error) nor hold a `\u` escape.
+fn around(patch: &str, name: &str, initialiser: &dyn Fn(&str) -> Option<String>) -> Option<Kept> {
+    const OPEN: &str = "class __PV { void __m() {\n";
+    let wrapped = format!("{OPEN}{patch}\n}} }}");
+    let tree = super::parser().parse(&wrapped, None)?;
+    if tree.root_node().has_error() {
+        return None;
+    }
+    let body = tree
+        .root_node()
+        .named_child(0)?
+        .child_by_field_name("body")?
+        .named_child(0)?
+        .child_by_field_name("body")?;
+    let mut c = body.walk();
+    let (decl, init) = body
+        .named_children(&mut c)
+        .filter(|s| s.kind() == "local_variable_declaration")
+        .find_map(|s| Some((s, initialiser(text(&wrapped, s))?)))?;
+    let at = |b: usize| b - OPEN.len();
+    let before = &patch[..at(decl.start_byte())];
+    if before.contains("\\u") || super::tokens::scan(before).names.contains(name) {
+        return None;
+    }
+    Some(Kept {
+        before: before.to_string(),
+        init,
+        after: patch[at(decl.end_byte())..].to_string(),
+    })
 }
 
 /// Why patch text `patch` cannot be the right-hand side of an assignment although it can
@@ -124,9 +203,11 @@ mod tests {
 
     fn split(src: &str, unpatched: &str) -> Option<String> {
         let start = src.find(unpatched).unwrap();
-        let (out, range) = split_declaration(src, start..start + unpatched.len())?;
-        assert_eq!(&out[range], unpatched);
-        Some(out)
+        let s = split_declaration(src, start..start + unpatched.len())?;
+        assert_eq!(&s.src[s.range.clone()], unpatched);
+        let stmt = &s.src[s.statement.clone()];
+        assert!(stmt.ends_with(';') && stmt.contains(unpatched), "{stmt}");
+        Some(s.src)
     }
 
     const SRC: &str = "class A {\n  int f(int lo, int hi, int[] xs) {\n    int mid = (lo + hi) >>> 1;\n    int a = 1, b = a + 2;\n    int c[] = new int[3];\n    final int k = 4;\n    var v = 5;\n    int[] d = {1, 2};\n    for (int i = lo; i < hi; i++) { }\n    return mid + b + c.length + k + v + d.length;\n  }\n}\n";
@@ -158,14 +239,58 @@ mod tests {
             "long a = 1, b = a + 2;".to_string(),
             "int a = 1, b = ;".to_string(),
         ];
-        let (value, inner) = narrow(SRC, start..start + stmt.len(), &patches).unwrap();
+        let (value, kept) = narrow(SRC, start..start + stmt.len(), &patches).unwrap();
         assert_eq!(&SRC[value], "a + 2");
+        let inits: Vec<Option<String>> = kept
+            .iter()
+            .map(|k| {
+                k.as_ref()
+                    .filter(|k| k.is_initialiser())
+                    .map(|k| k.init.clone())
+            })
+            .collect();
         assert_eq!(
-            inner,
+            inits,
             [Some("a - 2".to_string()), Some("a".to_string()), None, None]
         );
         // Part of a statement is no whole declaration.
         assert!(narrow(SRC, start..start + 9, &patches).is_none());
+    }
+
+    #[test]
+    fn statements_around_a_declaration_keep_it() {
+        let stmt = "int mid = (lo + hi) >>> 1;";
+        let start = SRC.find(stmt).unwrap();
+        let patches = [
+            "if (lo > hi) { return 0; } int mid = (lo + hi) / 2;",
+            "int mid = (lo + hi) >>> 1; if (mid < 0) return -1;",
+            // The statement before names the variable: a field's name there.
+            "mid = 3; int mid = lo;",
+            "if (lo > hi) { int mid = 2; } int mid = lo;",
+            // `\u006did` is `mid`.
+            "\\u006did = 3; int mid = lo;",
+            "if (lo > hi) return 0; long mid = lo;",
+            "if (lo > hi) return 0; int mid = lo",
+        ]
+        .map(String::from);
+        let (_, kept) = narrow(SRC, start..start + stmt.len(), &patches).unwrap();
+        let k = kept[0].as_ref().unwrap();
+        assert_eq!(
+            (k.before.as_str(), k.init.as_str(), k.after.as_str()),
+            ("if (lo > hi) { return 0; } ", "(lo + hi) / 2", "")
+        );
+        assert!(!k.is_initialiser());
+        // Text after the initialiser is read as part of it: split, the patched text is the same
+        // (`mid = (lo + hi) >>> 1; if (mid < 0) return -1;`).
+        let k = kept[1].as_ref().unwrap();
+        assert_eq!(k.init, "(lo + hi) >>> 1; if (mid < 0) return -1");
+        assert!(kept[2..].iter().all(Option::is_none), "{kept:?}");
+        // A field's declaration keeps no statements around it.
+        let src = "class A { int x = 1; }";
+        let at = src.find("int x = 1;").unwrap();
+        let fp = ["int y; int x = 2;".to_string(), "int x = 3;".to_string()];
+        let (_, kept) = narrow(src, at..at + 10, &fp).unwrap();
+        assert!(kept[0].is_none() && kept[1].as_ref().is_some_and(Kept::is_initialiser));
     }
 
     #[test]
