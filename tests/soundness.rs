@@ -98,6 +98,24 @@ fn soundness_fixture_default_equals_no_dedup_equals_plain_equals_expected() {
         assert_eq!(alike(p), alike(0), "patch {p}: {runs:?}");
     }
     assert_ne!(alike(7), alike(0), "{runs:?}");
+    // Statements around a whole declaration are woven on the split declaration, but not those
+    // naming the variable before it (the field `fee` there); `scale()` of `Ledger` reads no
+    // stack though `Probe.scale()` does, `rate()` may through a test subclass's override.
+    let one_by_one: Vec<(u64, String)> = details_of(&work, "declaration_around.json")
+        .into_iter()
+        .filter_map(|l| Some((l["patch"].as_u64()?, l["one_by_one"].as_str()?.to_string())))
+        .collect();
+    assert_eq!(
+        one_by_one.iter().map(|(p, _)| *p).collect::<Vec<_>>(),
+        [5, 6, 7, 9, 10, 12],
+        "{one_by_one:?}"
+    );
+    assert!(one_by_one[..3]
+        .iter()
+        .all(|(_, w)| w.contains("more of the declaration")));
+    assert!(one_by_one[3..]
+        .iter()
+        .all(|(_, w)| w.contains("may read the call stack")));
 }
 
 /// Stack reads a patch's text does not show, through the JDK (`String.valueOf` calling a

@@ -24,6 +24,14 @@ impl Supertypes {
         self.supers.get(class)
     }
 
+    /// The simple names of the JDK's classes (`Map$Entry` → `Entry`).
+    pub fn simple_names(&self) -> HashSet<&str> {
+        self.supers
+            .keys()
+            .map(|c| c.rsplit(['/', '$']).next().unwrap_or(c))
+            .collect()
+    }
+
     /// Whether nothing was read (`ct.sym` missing).
     pub fn is_empty(&self) -> bool {
         self.supers.is_empty()

@@ -72,6 +72,14 @@ pub struct Purity {
     /// call, unthrown (a factory, `stack::fresh`), sorted: a patch that keeps its result keeps a
     /// stack trace showing the patch's isolation unit.
     stack_fresh: Vec<(String, u16)>,
+    /// `(method name, arity, simple class name)`, sorted: a call of that name and arity on a
+    /// receiver whose static type is a class of that simple name cannot read the call stack,
+    /// whatever class of the class path the receiver is (`summary::summarise_stack`). Empty in a
+    /// work dir written before it was kept: every call is then asked by name.
+    stack_free: Vec<(String, u16, String)>,
+    /// `(method name, arity, simple class name)`, sorted: such a call returns a primitive, so
+    /// converting its result to a string calls no `toString()` of the class path.
+    value_calls: Vec<(String, u16, String)>,
     classes: usize,
     pure_methods: usize,
     impure_methods: usize,
@@ -509,6 +517,7 @@ fn analyse(classes: &[ClassFile], jdk_types: &Supertypes) -> Purity {
     let mut p = summary::summarise(&g, &impure, &init_safe);
     (p.stack_readers, p.stack_reader_params) = stack::split(stack::signatures(&g, &readers));
     p.stack_fresh = stack::summarise(&g, &fresh);
+    (p.stack_free, p.value_calls) = summary::summarise_stack(&g, &readers);
     p.stack_callbacks = readers[g.callbacks()];
     p.stack_held = readers[g.held()];
     p.stack_fn_callbacks = readers[g.fn_callbacks()];

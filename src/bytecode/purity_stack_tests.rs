@@ -204,3 +204,63 @@ fn the_stack_analysis_follows_every_call_and_lambda_and_dispatches_by_the_jdk_hi
     );
     assert!(p.may_read_stack_with("getStackTrace", &[]), "a JDK reader");
 }
+
+const QUIET: &str = r#"package m;
+public class Quiet {
+    public int where() { return 1; }
+    public String label() { return "q"; }
+    public int twice(int x) { return 2 * x; }
+    public long twice(long x) { return 2 * x; }
+}
+"#;
+
+/// A project class with a JDK class's simple name: a source-level `Thread` may mean either.
+const THREAD: &str = r#"package m;
+public class Thread {
+    public int where() { return 1; }
+}
+"#;
+
+#[test]
+fn a_call_on_a_known_class_is_asked_of_that_class_and_its_subclasses() {
+    let (dir, _, _) = main_and_tests(
+        &[
+            ("Tracing.java", TRACING),
+            ("Quiet.java", QUIET),
+            ("Thread.java", THREAD),
+        ],
+        &[("CallerLabel.java", TRACING_TEST)],
+    );
+    let home = std::env::var("JAVA_HOME")
+        .unwrap_or_else(|_| "/usr/lib/jvm/java-17-openjdk-amd64".to_string());
+    let jdk = crate::bytecode::jdk_types::read(std::path::Path::new(&home));
+    let classes = dir.path().join("classes");
+    let scan = |cp: &[std::path::PathBuf]| super::scan_with_jdk(cp, &jdk).unwrap();
+    let main_only = scan(std::slice::from_ref(&classes));
+    let p = scan(&[classes, dir.path().join("test-classes")]);
+    // By name, `where()` reads the stack (`Tracing.where`); on a `Quiet` it cannot.
+    assert!(p.may_read_stack("where", Some(0)));
+    assert!(!p.may_read_stack_on("Quiet", false, "where", 0));
+    assert!(p.may_read_stack_on("Tracing", true, "where", 0));
+    assert!(
+        p.may_read_stack_on("Thread", false, "where", 0),
+        "a JDK namesake"
+    );
+    assert!(
+        p.may_read_stack_on("Quiet[]", false, "where", 0),
+        "an array"
+    );
+    // `Tracing.label()` reads nothing itself; a test subclass's override does.
+    assert!(!main_only.may_read_stack_on("Tracing", false, "label", 0));
+    assert!(p.may_read_stack_on("Tracing", false, "label", 0));
+    // What the calls return: every `twice/1` of `Quiet` a primitive, `label()` a string.
+    assert!(p.call_returns_primitive("Quiet", "where", 0));
+    assert!(p.call_returns_primitive("Quiet", "twice", 1));
+    assert!(!p.call_returns_primitive("Quiet", "label", 0));
+    assert!(!p.call_returns_primitive("Thread", "where", 0));
+    assert!(!p.call_returns_primitive("Unknown", "where", 0));
+    // Without the JDK's classes nothing is known per class.
+    let blind = super::scan(&[dir.path().join("classes")]).unwrap();
+    assert!(blind.may_read_stack_on("Quiet", false, "where", 0));
+    assert!(!blind.call_returns_primitive("Quiet", "where", 0));
+}

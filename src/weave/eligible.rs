@@ -78,6 +78,7 @@ pub fn check(
         fields,
         declared: Vec::new(),
         class_name,
+        returns_primitive: None,
     };
     let mut all = Vec::new();
     let mut stack = vec![tree.root_node()];

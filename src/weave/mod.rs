@@ -259,15 +259,30 @@ impl Plan {
     /// Leaves out of the schemata every patch that could see its isolation unit on the call
     /// stack (`stack.rs`); call before `enable_tree`.
     pub fn exclude_stack_exposed(&mut self, oracle: &dyn stack::StackOracle) {
-        let fields = parser()
-            .parse(&self.src, None)
+        let tree = parser().parse(&self.src, None);
+        let fields = tree
+            .as_ref()
             .map(|t| eligible::class_fields(&self.src, t.root_node(), &self.site))
             .unwrap_or_default();
+        let class_name = tree
+            .as_ref()
+            .and_then(|t| self.enclosing_class(t.root_node()));
         for (i, stmt) in self.statements.iter().enumerate() {
             if self.excluded[i].is_none() {
-                self.excluded[i] = stack::stack_exposure(stmt, &self.site, &fields, oracle);
+                self.excluded[i] =
+                    stack::stack_exposure(stmt, &self.site, &fields, class_name.as_deref(), oracle);
             }
         }
+    }
+
+    /// The simple name of the class declaring the location's method (`None` in an anonymous
+    /// class or an enum's body).
+    fn enclosing_class(&self, root: tree_sitter::Node) -> Option<String> {
+        root.descendant_for_byte_range(self.site.method.start, self.site.method.end)
+            .and_then(|m| m.parent())
+            .and_then(|body| body.parent())
+            .and_then(|class| class.child_by_field_name("name"))
+            .map(|n| self.src[n.byte_range()].to_string())
     }
 
     /// Decides which woven patches go through the state-transition tree.
@@ -277,12 +292,7 @@ impl Plan {
         };
         let root = tree.root_node();
         let fields = eligible::class_fields(&self.src, root, &self.site);
-        let class_name = root
-            .descendant_for_byte_range(self.site.method.start, self.site.method.end)
-            .and_then(|m| m.parent())
-            .and_then(|body| body.parent())
-            .and_then(|class| class.child_by_field_name("name"))
-            .map(|n| self.src[n.byte_range()].to_string());
+        let class_name = self.enclosing_class(root);
         // Generated code names a static field `Class.field`: that needs a class name that no
         // local hides (an anonymous class has none).
         let nameable = class_name

@@ -8,6 +8,10 @@ use super::sequential::{is_value_type, Field, PurityOracle, Sequential};
 use super::text;
 use tree_sitter::Node;
 
+/// Whether a call of `(name, arity)` on a receiver of a declared type returns a primitive:
+/// `(type, name, arity)`.
+pub(super) type ReturnsPrimitive<'a> = dyn Fn(&str, &str, usize) -> bool + 'a;
+
 /// What a patch's names refer to: the location's locals, the class's fields, locals the patch
 /// declares itself, and the enclosing class.
 pub(super) struct Names<'a> {
@@ -15,6 +19,9 @@ pub(super) struct Names<'a> {
     pub(super) fields: &'a [(Field, bool)],
     pub(super) declared: Vec<String>,
     pub(super) class_name: Option<&'a str>,
+    /// Whether a call of `(name, arity)` on a receiver of this declared type (simple name)
+    /// returns a primitive, where the class path says (`Purity::call_returns_primitive`).
+    pub(super) returns_primitive: Option<&'a ReturnsPrimitive<'a>>,
 }
 
 impl Names<'_> {
@@ -195,6 +202,16 @@ pub(super) fn kind_of(src: &str, n: Node, names: &Names) -> Kind {
             }
         }
         "method_invocation" => {
+            let primitive = names.returns_primitive.zip(call_receiver(src, n, names));
+            let name = n.child_by_field_name("name").map(|m| text(src, m));
+            let arity = n
+                .child_by_field_name("arguments")
+                .map(|a| a.named_child_count());
+            if let (Some((returns, (ty, _))), Some(name), Some(arity)) = (primitive, name, arity) {
+                if returns(ty, name, arity) {
+                    return Kind::Value;
+                }
+            }
             let Some(object) = n.child_by_field_name("object") else {
                 return Kind::Unknown;
             };
@@ -210,6 +227,44 @@ pub(super) fn kind_of(src: &str, n: Node, names: &Names) -> Kind {
             }
         }
         _ => Kind::Unknown,
+    }
+}
+
+/// The declared type of a call's receiver where the statement says it, and whether the call is
+/// static (the receiver names a class): a string literal, a local or field, a class name; for an
+/// unqualified or `this.` call, the enclosing class, unless the call is in a class body the
+/// statement writes (an anonymous or local class, whose own methods it calls).
+pub(super) fn call_receiver<'s>(
+    src: &'s str,
+    call: Node,
+    names: &'s Names,
+) -> Option<(&'s str, bool)> {
+    let enclosing = || {
+        let bodies = std::iter::successors(call.parent(), |p| p.parent())
+            .filter(|p| matches!(p.kind(), "class_body" | "enum_body" | "interface_body"))
+            .count();
+        // The statement is parsed inside a class of its own: one body is that one.
+        names.class_name.filter(|_| bodies <= 1).map(|c| (c, false))
+    };
+    let Some(object) = call.child_by_field_name("object") else {
+        return enclosing();
+    };
+    match object.kind() {
+        "this" => enclosing(),
+        "string_literal" => Some(("String", false)),
+        "identifier" => {
+            let id = text(src, object);
+            // A name the statement declares may hide a field of another type.
+            if names.declared.iter().any(|d| d == id) {
+                return None;
+            }
+            match names.type_of(id) {
+                Some(ty) => Some((ty, false)),
+                None if names.is_variable(id) => None,
+                None => id.starts_with(char::is_uppercase).then_some((id, true)),
+            }
+        }
+        _ => None,
     }
 }
 

@@ -3,7 +3,7 @@
 //! it that outlives it without being thrown out of the unit (whose frames `Rt.framed` rewrites),
 //! shows a frame plain validation never has. Such a patch is validated on its own, unwoven.
 
-use super::names::{kind_of, Kind, Names};
+use super::names::{call_receiver, kind_of, Kind, Names};
 use super::scope::Site;
 use super::sequential::Field;
 use super::text;
@@ -50,6 +50,12 @@ pub trait StackOracle {
         false
     }
 
+    /// Whether a call of this name and arity on a receiver of this declared type returns a
+    /// primitive. By default none is known to.
+    fn returns_primitive(&self, _receiver: &str, _name: &str, _arity: usize) -> bool {
+        false
+    }
+
     /// Whether a call of this name may return a throwable made under the call, unthrown (a
     /// factory): a patch that keeps the result keeps its stack trace. By default none does.
     fn may_return_fresh_throwable(&self, _name: &str, _arity: Option<usize>) -> bool {
@@ -72,6 +78,10 @@ impl StackOracle for crate::bytecode::purity::Purity {
 
     fn may_return_fresh_throwable(&self, name: &str, arity: Option<usize>) -> bool {
         crate::bytecode::purity::Purity::may_return_fresh_throwable(self, name, arity)
+    }
+
+    fn returns_primitive(&self, receiver: &str, name: &str, arity: usize) -> bool {
+        self.call_returns_primitive(receiver, name, arity)
     }
 
     fn may_call_back_handed(
@@ -98,16 +108,19 @@ pub fn stack_exposure(
     stmt: &str,
     site: &Site,
     fields: &[(Field, bool)],
+    class_name: Option<&str>,
     oracle: &dyn StackOracle,
 ) -> Option<String> {
     let wrapped = format!("class __PV {{ void __m() {{\n{stmt}\n}} }}");
     let tree = super::parser().parse(&wrapped, None)?;
     let src = wrapped.as_str();
+    let returns = |ty: &str, name: &str, arity: usize| oracle.returns_primitive(ty, name, arity);
     let mut names = Names {
         site,
         fields,
         declared: Vec::new(),
-        class_name: None,
+        class_name,
+        returns_primitive: Some(&returns),
     };
     let mut all = Vec::new();
     let mut todo = vec![tree.root_node()];
@@ -249,34 +262,12 @@ fn thrown(n: Node) -> bool {
     false
 }
 
-/// The declared type of a call's receiver where the statement says it, and whether the call is
-/// static (the receiver names a class): a string literal, a local or field, a class name.
-fn receiver<'s>(src: &'s str, call: Node, names: &'s Names) -> Option<(&'s str, bool)> {
-    let object = call.child_by_field_name("object")?;
-    match object.kind() {
-        "string_literal" => Some(("String", false)),
-        "identifier" => {
-            let id = text(src, object);
-            // A name the statement declares may hide a field of another type.
-            if names.declared.iter().any(|d| d == id) {
-                return None;
-            }
-            match names.type_of(id) {
-                Some(ty) => Some((ty, false)),
-                None if names.is_variable(id) => None,
-                None => id.starts_with(char::is_uppercase).then_some((id, true)),
-            }
-        }
-        _ => None,
-    }
-}
-
 fn exposure_at(src: &str, n: Node, names: &Names, oracle: &dyn StackOracle) -> Option<String> {
     match n.kind() {
         "method_invocation" => {
             let name = text(src, n.child_by_field_name("name")?);
             let arity = arity(n);
-            let typed = receiver(src, n, names);
+            let typed = call_receiver(src, n, names);
             // A call on some object: a `java.util.logging.Logger` or a `StackWalker` read the
             // stack under names anything may have (`info`, `walk`).
             let on_object = n

@@ -19,7 +19,7 @@ fn site() -> Site {
 }
 
 fn exposed_with(stmt: &str, oracle: &dyn StackOracle) -> bool {
-    stack_exposure(stmt, &site(), &[], oracle).is_some()
+    stack_exposure(stmt, &site(), &[], None, oracle).is_some()
 }
 
 fn exposed(stmt: &str) -> bool {
@@ -232,4 +232,37 @@ fn objects_handed_to_jdk_code_that_calls_them_back_are_exposed() {
         "y = new StringBuilder().append(mark).length();",
         &quiet
     ));
+}
+
+/// `whereAmI()` reads the stack by name, but not on an `A` (the enclosing class), whose own
+/// `size()` returns a primitive.
+struct PerClass;
+impl StackOracle for PerClass {
+    fn may_read_stack(&self, name: &str, _arity: Option<usize>) -> bool {
+        matches!(name, "whereAmI" | "toString")
+    }
+    fn may_read_stack_on(&self, receiver: &str, _: bool, name: &str, a: usize) -> bool {
+        receiver != "A" && self.may_read_stack(name, Some(a))
+    }
+    fn returns_primitive(&self, receiver: &str, name: &str, _arity: usize) -> bool {
+        receiver == "A" && name == "size"
+    }
+}
+
+#[test]
+fn unqualified_calls_are_asked_of_the_enclosing_class() {
+    let in_a = |stmt: &str| stack_exposure(stmt, &site(), &[], Some("A"), &PerClass).is_some();
+    let unknown = |stmt: &str| stack_exposure(stmt, &site(), &[], None, &PerClass).is_some();
+    assert!(!in_a("y = whereAmI();") && !in_a("y = this.whereAmI();"));
+    assert!(unknown("y = whereAmI();"), "no enclosing class known");
+    assert!(in_a("y = mark.whereAmI();"), "a call on another type");
+    // In a class body the statement writes, an unqualified call is that class's own.
+    assert!(in_a(
+        "Runnable r = new Runnable() { public void run() { whereAmI(); } };"
+    ));
+    // A primitive from a call of known class converts to a string by JDK code; a call of
+    // unknown type may return a reference whose `toString` is the class path's.
+    assert!(!in_a("s = size() + \"!\";") && !in_a("s = \"\" + this.size();"));
+    assert!(in_a("s = \"\" + mark.size();") && unknown("s = size() + \"!\";"));
+    assert!(in_a("s = \"\" + other();"));
 }

@@ -374,6 +374,29 @@ DEAD_LOCAL_READ = [
     ("if (last > 0) {\n                    return last;\n                }\n                n++;\n                last = n;", "F"),
 ]
 
+# 17c. A location that is a whole declaration, with patches that add statements before or after
+# it (woven on the split declaration when the statements before do not name the variable:
+# there `fee` is the static field), and calls the class path answers per class: `scale()` of
+# `Ledger` reads no stack though `Probe.scale()` does; `rate()` may, through a test subclass's
+# override, so its patches go one by one.
+DECLARATION_AROUND = [
+    ("int fee = amount / scale();", "s"),
+    ("if (amount < 0) {\n            return 0;\n        }\n        int fee = amount / scale();", "s"),
+    ("if (amount > 150) {\n            return amount;\n        }\n        int fee = amount / scale();", "F"),
+    ("int fee = amount / scale();\n        if (fee > 5) {\n            fee = 5;\n        }", "F"),
+    ("Ledger.fee = 3;\n        int fee = amount / scale();", "F"),
+    ("fee = 3;\n        int fee = amount / scale();", "F"),                 # the field
+    ("fee = 0;\n        int fee = amount / scale();", "s"),                 # the field
+    ("if (amount < 0) {\n            return fee;\n        }\n        int fee = amount / scale();", "s"),
+    ("if ((\"\" + scale()).isEmpty()) {\n            return 0;\n        }\n        int fee = amount / scale();", "s"),
+    ("int fee = amount / scale() + rate() - 10;", "s"),
+    ("if (amount < 0) {\n            return 0;\n        }\n        int fee = amount / scale() + rate() - 10;", "s"),
+    ("if (amount < 0) {\n            return 0;\n        }\n        int fee = amount / 9;", "F"),
+    ("int fee = amount / scale() + Probe.scale() * 0;", "s"),
+    ("int fee = amount / scales();", "C"),                                # undefined method
+    ("int fee = amount / scale() + this.scale() - 10;", "s"),
+]
+
 SETS = [
     ("static_shadow", PKG + "Limits.java", "public static void setMax(", "Limits.max = max;", 0,
      STATIC_SHADOW),
@@ -409,6 +432,8 @@ SETS = [
      "throw new CountedError(\"quota exhausted\");", 0, STACK_OVERFLOW),
     ("dead_local", PKG + "Tally.java", "public static int count(", "n++;", 0, DEAD_LOCAL),
     ("dead_local_read", PKG + "Tally.java", "public static int count(", "n++;", 0, DEAD_LOCAL_READ),
+    ("declaration_around", PKG + "Ledger.java", "public int charge(",
+     "int fee = amount / scale();", 0, DECLARATION_AROUND),
 ]
 
 

@@ -110,6 +110,10 @@ impl Purity {
         arity: usize,
     ) -> bool {
         let q = qualifier_simple_name(receiver);
+        // A class-path class with no JDK namesake whose hierarchy reads no stack under the call.
+        if !receiver.contains('[') && self.class_call_is(&self.stack_free, q, name, arity) {
+            return false;
+        }
         let class_path = self.names.binary_search_by(|n| n.as_str().cmp(q)).is_ok();
         let mut entries = jdk().iter().filter(|j| j.simple == q).peekable();
         // Only JDK code runs: no override can (a final class, a static call) and nothing is
@@ -126,6 +130,34 @@ impl Purity {
             return stack::JDK_READERS.contains(&name);
         }
         self.may_read_stack(name, Some(arity))
+    }
+
+    /// Whether a call of this name and arity on a receiver of this declared type (a class-path
+    /// class's simple name, with no JDK namesake) returns a primitive, whatever class of the
+    /// class path the receiver is: converting the result to a string runs only JDK code.
+    pub fn call_returns_primitive(&self, receiver: &str, name: &str, arity: usize) -> bool {
+        !receiver.contains('[')
+            && self.class_call_is(
+                &self.value_calls,
+                qualifier_simple_name(receiver),
+                name,
+                arity,
+            )
+    }
+
+    /// Whether `(name, arity, class)` is in a sorted per-class list.
+    fn class_call_is(
+        &self,
+        list: &[(String, u16, String)],
+        class: &str,
+        name: &str,
+        arity: usize,
+    ) -> bool {
+        let Ok(arity) = u16::try_from(arity) else {
+            return false;
+        };
+        list.binary_search_by(|(n, a, c)| (n.as_str(), *a, c.as_str()).cmp(&(name, arity, class)))
+            .is_ok()
     }
 
     /// Whether a source-level call may hand an object to JDK code outside the allowlist that

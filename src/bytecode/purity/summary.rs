@@ -1,18 +1,107 @@
 //! The persisted summary of the purity analysis: per class simple name, the calls that are pure
-//! and closed whatever class of the class path (or generated class) the receiver turns out to
-//! be, and which classes have initialisers with effects.
+//! (or cannot read the stack) and closed whatever class of the class path (or generated class)
+//! the receiver turns out to be, the calls that return a primitive, and which
+//! classes have initialisers with effects.
 
 use super::classfile::{self, ACC_ABSTRACT, ACC_PRIVATE, ACC_STATIC, ACC_SYNTHETIC};
 use super::jdk::{jdk, simple_name};
 use super::{arity16, Graph, Openness, Purity};
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 /// Per class: `(name, arity)` → whether every method of that name and arity the class declares
 /// or inherits is pure and closed; and whether the class's supertypes are all known (a class
 /// that inherits from a JDK class outside the allowlist may have methods we cannot see).
 struct ClassCalls {
     calls: HashMap<(String, u16), bool>,
+    values: HashMap<(String, u16), bool>,
     complete: bool,
+}
+
+/// `(method name, arity, simple class name)` entries, sorted.
+pub(super) type ClassList = Vec<(String, u16, String)>;
+
+/// Which method nodes a per-class summary rules out.
+#[derive(Clone, Copy)]
+enum Rule<'m> {
+    /// The impure ones; a JDK supertype's method is judged by its allowlist verdict.
+    Pure(&'m [bool]),
+    /// The stack readers; a JDK supertype's method is never known not to read.
+    Stack(&'m [bool]),
+}
+
+impl Rule<'_> {
+    fn marked(&self) -> &[bool] {
+        match self {
+            Rule::Pure(m) | Rule::Stack(m) => m,
+        }
+    }
+}
+
+/// Per simple name: the `(name, arity, simple name)` calls [`Rule`] allows, and those that
+/// return a primitive. A simple name may stand for several classes: a call is
+/// allowed only when it is for all of those that have a method of that name and arity, and
+/// every one without it is complete. Simple names in `skip` get no entry.
+fn per_class(g: &Graph, rule: Rule, skip: &HashSet<&str>) -> [ClassList; 2] {
+    // Instance methods by name and arity, for overrides of JDK methods (known by arity only).
+    let mut by_arity: HashMap<(&str, usize), Vec<usize>> = HashMap::new();
+    for ((name, descriptor), nodes) in &g.overriders {
+        if let Some(arity) = classfile::arity(descriptor) {
+            by_arity.entry((name, arity)).or_default().extend(nodes);
+        }
+    }
+    let mut by_simple: BTreeMap<&str, Vec<ClassCalls>> = BTreeMap::new();
+    for (ci, c) in g.classes.iter().enumerate() {
+        let simple = simple_name(&c.name);
+        if !skip.contains(simple) {
+            by_simple
+                .entry(simple)
+                .or_default()
+                .push(class_calls(g, ci, rule, &by_arity));
+        }
+    }
+    let mut out = [Vec::new(), Vec::new()];
+    for (simple, classes) in by_simple {
+        agree(simple, &classes, false, &mut out[0]);
+        agree(simple, &classes, true, &mut out[1]);
+    }
+    out.iter_mut().for_each(|l| l.sort_unstable());
+    out
+}
+
+/// Adds to `out` the keys every class of this simple name agrees on ([`per_class`]): on its
+/// calls, or (`values`) on what they return.
+fn agree(simple: &str, classes: &[ClassCalls], values: bool, out: &mut ClassList) {
+    fn pick(c: &ClassCalls, values: bool) -> &HashMap<(String, u16), bool> {
+        if values {
+            &c.values
+        } else {
+            &c.calls
+        }
+    }
+    let of = |c| pick(c, values);
+    let keys: HashSet<&(String, u16)> = classes.iter().flat_map(|c| of(c).keys()).collect();
+    for key in keys {
+        let ok = classes
+            .iter()
+            .all(|c| of(c).get(key).copied().unwrap_or(c.complete));
+        if ok {
+            out.push((key.0.clone(), key.1, simple.to_string()));
+        }
+    }
+}
+
+/// The per-class stack summary: the `(name, arity, simple name)` calls that cannot read the
+/// stack (the resolved declarations and every override on the class path read none, no JDK
+/// supertype's method can run, no generated class can), and the calls that return a primitive.
+/// A simple name that is also a JDK class's gets no entry: the source's name may
+/// mean either. Without the JDK's classes (`ct.sym` missing), none.
+pub(super) fn summarise_stack(g: &Graph, readers: &[bool]) -> (ClassList, ClassList) {
+    let Some(jdk_types) = g.jdk_types.filter(|t| !t.is_empty()) else {
+        return (Vec::new(), Vec::new());
+    };
+    let skip = jdk_types.simple_names();
+    let [free, values] = per_class(g, Rule::Stack(readers), &skip);
+    (free, values)
 }
 
 pub(super) fn summarise(g: &Graph, impure: &[bool], init_safe: &[bool]) -> Purity {
@@ -24,14 +113,7 @@ pub(super) fn summarise(g: &Graph, impure: &[bool], init_safe: &[bool]) -> Purit
         proxies: g.proxies,
         ..Purity::default()
     };
-    // Instance methods by name and arity, for overrides of JDK methods (known by arity only).
-    let mut by_arity: HashMap<(&str, usize), Vec<usize>> = HashMap::new();
-    for ((name, descriptor), nodes) in &g.overriders {
-        if let Some(arity) = classfile::arity(descriptor) {
-            by_arity.entry((name, arity)).or_default().extend(nodes);
-        }
-    }
-    let mut by_simple: BTreeMap<&str, Vec<ClassCalls>> = BTreeMap::new();
+    let mut names = BTreeSet::new();
     for (ci, c) in g.classes.iter().enumerate() {
         for (mi, m) in c.methods.iter().enumerate() {
             if !impure[g.first[ci] + mi] {
@@ -49,25 +131,10 @@ pub(super) fn summarise(g: &Graph, impure: &[bool], init_safe: &[bool]) -> Purit
             p.init_unsafe_statics
                 .extend(c.static_fields.iter().cloned());
         }
-        by_simple
-            .entry(simple)
-            .or_default()
-            .push(class_calls(g, ci, impure, &by_arity));
+        names.insert(simple.to_string());
     }
-    // A simple name may stand for several classes: a call is pure only when it is for all of
-    // those that have a method of that name and arity, and every one without it is complete.
-    for (simple, classes) in by_simple {
-        p.names.push(simple.to_string());
-        let keys: HashSet<&(String, u16)> = classes.iter().flat_map(|c| c.calls.keys()).collect();
-        for key in keys {
-            let ok = classes
-                .iter()
-                .all(|c| c.calls.get(key).copied().unwrap_or(c.complete));
-            if ok {
-                p.pure.push((key.0.clone(), key.1, simple.to_string()));
-            }
-        }
-    }
+    p.names = names.into_iter().collect();
+    [p.pure, _] = per_class(g, Rule::Pure(impure), &HashSet::new());
     p.pure.sort_unstable();
     p.impure.sort_unstable();
     p.impure.dedup();
@@ -84,16 +151,16 @@ pub(super) fn summarise(g: &Graph, impure: &[bool], init_safe: &[bool]) -> Purit
 fn class_calls(
     g: &Graph,
     ci: usize,
-    impure: &[bool],
+    rule: Rule,
     by_arity: &HashMap<(&str, usize), Vec<usize>>,
 ) -> ClassCalls {
     let c = &g.classes[ci];
-    let mut out = ClassCalls {
-        calls: HashMap::new(),
-        complete: true,
-    };
-    let mut record = |name: &str, arity: u16, ok: bool| {
-        *out.calls.entry((name.to_string(), arity)).or_insert(true) &= ok;
+    let impure = rule.marked();
+    let mut calls = HashMap::new();
+    let mut values = HashMap::new();
+    let mut record = |name: &str, arity: u16, ok: bool, value: bool| {
+        *calls.entry((name.to_string(), arity)).or_insert(true) &= ok;
+        *values.entry((name.to_string(), arity)).or_insert(true) &= value;
     };
     let mut types = vec![c.name.as_str()];
     let (mut seen, mut declared) = (HashSet::new(), HashSet::new());
@@ -113,9 +180,9 @@ fn class_calls(
                 if name.starts_with('<') {
                     continue;
                 }
-                let verdict = j
-                    .verdict(name, arity)
-                    .is_some_and(|cb| p_callback(g, impure, cb));
+                let verdict = matches!(rule, Rule::Pure(_))
+                    && j.verdict(name, arity)
+                        .is_some_and(|cb| p_callback(g, impure, cb));
                 // Subtypes on the class path that override it; the receiver's class itself
                 // declares it when `declared` has it (checked through the graph above).
                 let nodes = by_arity.get(&(name, arity)).map_or(&[][..], |v| v);
@@ -137,7 +204,8 @@ fn class_calls(
                 let open = g.openness == Openness::Redefines
                     || (g.openness == Openness::Subclasses && c.access & classfile::ACC_FINAL == 0)
                     || (g.proxies && c.access & classfile::ACC_INTERFACE != 0);
-                record(name, arity as u16, verdict && !overridden_impurely && !open);
+                let ok = verdict && !overridden_impurely && !open;
+                record(name, arity as u16, ok, false);
             }
             continue;
         };
@@ -152,7 +220,12 @@ fn class_calls(
             }
             let subs = subtypes.get_or_insert_with(|| all_subtypes(g, ci));
             let ok = closed_pure(g, ci, m, own_constructor, impure, subs);
-            record(&m.name, arity16(&m.descriptor), ok);
+            record(
+                &m.name,
+                arity16(&m.descriptor),
+                ok,
+                returns_value(&m.descriptor),
+            );
         }
         types.extend(
             tc.super_name
@@ -161,8 +234,18 @@ fn class_calls(
                 .map(String::as_str),
         );
     }
-    out.complete = complete;
-    out
+    ClassCalls {
+        calls,
+        values,
+        complete,
+    }
+}
+
+/// Whether a method of this descriptor returns a primitive (an override returns the same: a
+/// primitive return type cannot vary).
+fn returns_value(descriptor: &str) -> bool {
+    let ret = descriptor.rsplit(')').next().unwrap_or("");
+    matches!(ret, "Z" | "B" | "C" | "S" | "I" | "J" | "F" | "D")
 }
 
 /// Whether a call of `m` (declared by class `ci` or a supertype) on a receiver of static type
