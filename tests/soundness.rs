@@ -116,6 +116,13 @@ fn soundness_fixture_default_equals_no_dedup_equals_plain_equals_expected() {
     assert!(one_by_one[3..]
         .iter()
         .all(|(_, w)| w.contains("may read the call stack")));
+    // A `final` local is split unless the new initialiser may make it a constant variable.
+    let one_by_one: Vec<u64> = details_of(&work, "final_constant.json")
+        .into_iter()
+        .filter(|l| l["one_by_one"].is_string())
+        .filter_map(|l| l["patch"].as_u64())
+        .collect();
+    assert_eq!(one_by_one, [1, 2, 3, 12]);
 }
 
 /// Stack reads a patch's text does not show, through the JDK (`String.valueOf` calling a

@@ -120,16 +120,20 @@ fn plan(set: &PatchSet, extra: &mut Extra) -> Result<weave::Plan, weave::scope::
     // A local declaration is split in place; a field's initialiser or a statement of an
     // initialiser block moves into a method of its own (`weave::hoist`), woven for the patches
     // that name no guarded field (and, in a block, cannot end it abruptly).
-    let (split_src, range, statement, hoisted) = match split::split_declaration(&src, range.clone())
-    {
-        Some(s) => (s.src, s.range, Some(s.statement), None),
-        None => match weave::hoist::field(&src, range.clone())
-            .or_else(|| weave::hoist::block(&src, range))
-        {
-            Some(h) => (h.src, h.range, None, Some((h.what, h.guarded))),
-            None => return Err(why),
-        },
-    };
+    let (split_src, range, statement, constant_value, hoisted) =
+        match split::split_declaration(&src, range.clone()) {
+            Some(s) => {
+                let constant_value = s.constant_final.then_some(s.value);
+                (s.src, s.range, Some(s.statement), constant_value, None)
+            }
+            None => match weave::hoist::field(&src, range.clone())
+                .or_else(|| weave::hoist::block(&src, range))
+            {
+                Some(h) => (h.src, h.range, None, None, Some((h.what, h.guarded))),
+                None => return Err(why),
+            },
+        };
+    let location = range.clone();
     let guarded = hoisted.as_ref().map(|(_, g)| g);
     let in_block = hoisted.as_ref().is_some_and(|(w, _)| w.is_block());
     // Patches with statements around the declaration replace the split's assignment statement
@@ -163,6 +167,25 @@ fn plan(set: &PatchSet, extra: &mut Extra) -> Result<weave::Plan, weave::scope::
             (range, texts)
         }
     };
+    // A `final` declaration split is no constant variable: a patch whose initialiser may make
+    // it one keeps the declaration whole.
+    let constant = |k: &split::Kept| -> Option<String> {
+        let value = constant_value.as_ref()?;
+        let init = if around {
+            k.init.clone()
+        } else {
+            let (head, tail) = (
+                &split_src[value.start..location.start],
+                &split_src[location.end..value.end],
+            );
+            format!("{head}{}{tail}", k.init)
+        };
+        split::may_be_constant(&init).then(|| {
+            "the declaration is `final` and the new initialiser may be a constant expression, \
+             which makes a constant variable; split, it would not be one"
+                .to_string()
+        })
+    };
     let mut plan = weave::plan(&split_src, range, &texts)?;
     for ((excluded, patch), kept) in plan.excluded.iter_mut().zip(&texts).zip(&kept) {
         if excluded.is_none() {
@@ -174,7 +197,8 @@ fn plan(set: &PatchSet, extra: &mut Extra) -> Result<weave::Plan, weave::scope::
                             .flatten()
                     })
                     // A block's statement is no initialiser: `{ … }` there is a block.
-                    .or_else(|| (!in_block).then(|| split::unassignable(&k.init)).flatten()),
+                    .or_else(|| (!in_block).then(|| split::unassignable(&k.init)).flatten())
+                    .or_else(|| constant(k)),
                 _ => Some(
                     "the patch changes more of the declaration than its initialiser".to_string(),
                 ),

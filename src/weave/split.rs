@@ -16,14 +16,20 @@ pub struct Split {
     pub range: Range<usize>,
     /// The assignment statement the split made (`mid = E;`) in `src`.
     pub statement: Range<usize>,
+    /// The initialiser (`E`) in `src`.
+    pub value: Range<usize>,
+    /// The declaration is `final` with a type a constant variable may have: a patch whose
+    /// initialiser may be a constant expression must keep it ([`may_be_constant`]).
+    pub constant_final: bool,
 }
 
 /// The file with the declaration holding `range` split; `None` when the location is not inside
 /// the initialiser of the last declarator of a local declaration that may be split (directly in
-/// a block, not `final`, not `var`, not an array initialiser).
+/// a block, not `var`, not an array initialiser, not `final` where it may be a constant
+/// variable).
 pub fn split_declaration(src: &str, range: Range<usize>) -> Option<Split> {
     let tree = super::parser().parse(src, None)?;
-    let (declarator, _) = initialiser_at(tree.root_node(), &range)?;
+    let (declarator, value) = initialiser_at(tree.root_node(), &range)?;
     let declaration = declarator.parent()?;
     if declaration.kind() != "local_variable_declaration"
         || !declaration
@@ -45,6 +51,8 @@ pub fn split_declaration(src: &str, range: Range<usize>) -> Option<Split> {
         src: out,
         range: range.start + shift..range.end + shift,
         statement: after + 2..declaration.end_byte() + shift,
+        value: value.start_byte() + shift..value.end_byte() + shift,
+        constant_final: constant_final(src, declaration),
     })
 }
 
@@ -71,15 +79,12 @@ pub(super) fn initialiser_at<'t>(
     Some((declarator, value))
 }
 
-/// A declaration that must keep its initialiser: `final` (a constant variable, a blank final
-/// elsewhere), `var` (the type comes from it), or a declarator that is not the last (the ones
-/// after it would move past the assignment).
+/// A declaration that must keep its initialiser: `final` when it may be a constant variable
+/// (a primitive or `String` whose initialiser may be a constant expression, which `switch`
+/// labels, constant folding and narrowing see; a blank final is none), `var` (the type comes
+/// from it), or a declarator that is not the last (the ones after it would move past the
+/// assignment).
 fn splits_badly(src: &str, declaration: Node, declarator: Node) -> bool {
-    let mut c = declaration.walk();
-    let is_final = declaration
-        .children(&mut c)
-        .filter(|k| k.kind() == "modifiers")
-        .any(|m| text(src, m).split_whitespace().any(|w| w == "final"));
     let is_var = declaration
         .child_by_field_name("type")
         .is_some_and(|t| text(src, t) == "var");
@@ -88,7 +93,79 @@ fn splits_badly(src: &str, declaration: Node, declarator: Node) -> bool {
         .children_by_field_name("declarator", &mut c)
         .last()
         .is_some_and(|d| d.id() == declarator.id());
-    is_final || is_var || !last
+    let constant = constant_final(src, declaration)
+        && declarator
+            .child_by_field_name("value")
+            .is_none_or(|v| may_be_constant(text(src, v)));
+    constant || is_var || !last
+}
+
+/// Whether a local declaration is `final` with a type a constant variable may have (a
+/// primitive or `String`): its initialiser decides whether it is one.
+fn constant_final(src: &str, declaration: Node) -> bool {
+    let mut c = declaration.walk();
+    let is_final = declaration
+        .children(&mut c)
+        .filter(|k| k.kind() == "modifiers")
+        .any(|m| text(src, m).split_whitespace().any(|w| w == "final"));
+    let ty = declaration
+        .child_by_field_name("type")
+        .map(|t| text(src, t).trim())
+        .unwrap_or("");
+    let constant_type = matches!(
+        ty,
+        "boolean"
+            | "byte"
+            | "short"
+            | "char"
+            | "int"
+            | "long"
+            | "float"
+            | "double"
+            | "String"
+            | "java.lang.String"
+    );
+    is_final && constant_type
+}
+
+/// Whether expression text `expr` may be a constant expression (JLS 15.29): it holds nothing a
+/// constant expression cannot (a call, `new`, an array access, an assignment, `++`, a lambda,
+/// `this`, `instanceof`, a class literal, `null`, a `switch`). A name may be a constant
+/// variable, so an expression of names and literals may be one; text that does not parse may.
+pub fn may_be_constant(expr: &str) -> bool {
+    const NEVER: &[&str] = &[
+        "method_invocation",
+        "object_creation_expression",
+        "array_creation_expression",
+        "array_access",
+        "assignment_expression",
+        "update_expression",
+        "lambda_expression",
+        "method_reference",
+        "this",
+        "super",
+        "instanceof_expression",
+        "class_literal",
+        "null_literal",
+        "switch_expression",
+        "array_initializer",
+    ];
+    let wrapped = format!("class __PV {{ Object __v = ({expr}\n); }}");
+    let Some(tree) = super::parser().parse(&wrapped, None) else {
+        return true;
+    };
+    if tree.root_node().has_error() {
+        return true;
+    }
+    let mut todo = vec![tree.root_node()];
+    while let Some(n) = todo.pop() {
+        if NEVER.contains(&n.kind()) {
+            return false;
+        }
+        let mut c = n.walk();
+        todo.extend(n.named_children(&mut c));
+    }
+    true
 }
 
 /// What a patch of a whole declaration keeps of it: the declaration with a new initialiser,
@@ -210,7 +287,7 @@ mod tests {
         Some(s.src)
     }
 
-    const SRC: &str = "class A {\n  int f(int lo, int hi, int[] xs) {\n    int mid = (lo + hi) >>> 1;\n    int a = 1, b = a + 2;\n    int c[] = new int[3];\n    final int k = 4;\n    var v = 5;\n    int[] d = {1, 2};\n    for (int i = lo; i < hi; i++) { }\n    return mid + b + c.length + k + v + d.length;\n  }\n}\n";
+    const SRC: &str = "class A {\n  int f(int lo, int hi, int[] xs) {\n    int mid = (lo + hi) >>> 1;\n    int a = 1, b = a + 2;\n    int c[] = new int[3];\n    final int k = 4;\n    var v = 5;\n    int[] d = {1, 2};\n    for (int i = lo; i < hi; i++) { }\n    final int n = xs[0];\n    final long m = lo + hi;\n    final Object o = \"o\";\n    return mid + b + c.length + k + v + d.length;\n  }\n}\n";
 
     #[test]
     fn splits_a_plain_declaration_on_its_line() {
@@ -291,6 +368,39 @@ mod tests {
         let fp = ["int y; int x = 2;".to_string(), "int x = 3;".to_string()];
         let (_, kept) = narrow(src, at..at + 10, &fp).unwrap();
         assert!(kept[0].is_none() && kept[1].as_ref().is_some_and(Kept::is_initialiser));
+    }
+
+    #[test]
+    fn a_final_declaration_splits_unless_it_may_be_a_constant_variable() {
+        let at = |unpatched: &str| {
+            let start = SRC.find(unpatched).unwrap();
+            split_declaration(SRC, start..start + unpatched.len())
+        };
+        let n = at("xs[0]").unwrap();
+        assert!(n.src.contains("final int n; n = xs[0];") && n.constant_final);
+        assert_eq!(&n.src[n.value.clone()], "xs[0]");
+        // `lo + hi` is no constant (parameters), but names may be constant variables.
+        assert!(at("lo + hi;").is_none() && at("4").is_none());
+        // An `Object` is never a constant variable, whatever its initialiser.
+        let o = at("\"o\"").unwrap();
+        assert!(o.src.contains("final Object o; o = \"o\";") && !o.constant_final);
+        for (expr, constant) in [
+            ("4", true),
+            ("MAX - 1", true),
+            ("\"a\" + B", true),
+            ("(int) 3L", true),
+            ("xs.length", true),
+            ("s.length()", false),
+            ("xs[0]", false),
+            ("new int[2].length", false),
+            ("i++", false),
+            ("null", false),
+            ("x instanceof String ? 1 : 2", false),
+            ("A.class.getName()", false),
+            ("1 +", true),
+        ] {
+            assert_eq!(may_be_constant(expr), constant, "{expr}");
+        }
     }
 
     #[test]

@@ -397,6 +397,24 @@ DECLARATION_AROUND = [
     ("int fee = amount / scale() + this.scale() - 10;", "s"),
 ]
 
+# 17d. A `final` local split like any other, unless the new initialiser may be a constant
+# expression: then the local is a constant variable and `head + "b"` folds to the interned "ab".
+FINAL_CONSTANT = [
+    ("final String head = s.substring(0, 1);", "s"),
+    ("final String head = \"a\";", "F"),                          # a constant variable
+    ("final String head = \"a\" + \"\";", "F"),
+    ("final String head = 'a' + \"\";", "F"),
+    ("final String head = s.substring(0, 1).trim();", "s"),
+    ("final String head = s.substring(1, 2);", "F"),
+    ("final String head = s.isEmpty() ? \"\" : \"a\";", "s"),
+    ("final String head = new String(\"a\");", "s"),
+    ("final String head = String.valueOf('a');", "s"),
+    ("final String head = s.charAt(0) + \"\";", "s"),
+    ("if (s.isEmpty()) {\n            return false;\n        }\n        final String head = s.substring(0, 1);", "s"),
+    ("if (s.length() > 2) {\n            return true;\n        }\n        final String head = s.substring(0, 1);", "F"),
+    ("final String head = s.substring(0, 1)", "C"),                 # no semicolon
+]
+
 SETS = [
     ("static_shadow", PKG + "Limits.java", "public static void setMax(", "Limits.max = max;", 0,
      STATIC_SHADOW),
@@ -434,6 +452,8 @@ SETS = [
     ("dead_local_read", PKG + "Tally.java", "public static int count(", "n++;", 0, DEAD_LOCAL_READ),
     ("declaration_around", PKG + "Ledger.java", "public int charge(",
      "int fee = amount / scale();", 0, DECLARATION_AROUND),
+    ("final_constant", PKG + "Prefix.java", "public static boolean folds(",
+     "final String head = s.substring(0, 1);", 0, FINAL_CONSTANT),
 ]
 
 
