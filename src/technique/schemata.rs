@@ -136,55 +136,10 @@ fn plan(set: &PatchSet, extra: &mut Extra) -> Result<weave::Plan, weave::scope::
     let location = range.clone();
     let guarded = hoisted.as_ref().map(|(_, g)| g);
     let in_block = hoisted.as_ref().is_some_and(|(w, _)| w.is_block());
-    // Patches with statements around the declaration replace the split's assignment statement
-    // (`x = E;`), the others its initialiser.
-    let statement = statement.filter(|_| kept.iter().flatten().any(|k| !k.is_initialiser()));
-    let around = statement.is_some();
-    let (range, texts) = match statement {
-        Some(stmt) => {
-            let (head, tail) = (
-                &split_src[stmt.start..range.start],
-                &split_src[range.end..stmt.end],
-            );
-            let texts = kept
-                .iter()
-                .map(|k| match k {
-                    Some(k) => format!("{}{head}{}{tail}{}", k.before, k.init, k.after),
-                    None => split_src[stmt.clone()].to_string(),
-                })
-                .collect();
-            (stmt, texts)
-        }
-        None => {
-            let unpatched = &split_src[range.clone()];
-            let texts: Vec<String> = kept
-                .iter()
-                .map(|k| match k {
-                    Some(k) if k.is_initialiser() => k.init.clone(),
-                    _ => unpatched.to_string(),
-                })
-                .collect();
-            (range, texts)
-        }
-    };
-    // A `final` declaration split is no constant variable: a patch whose initialiser may make
-    // it one keeps the declaration whole.
-    let constant = |k: &split::Kept| -> Option<String> {
+    let (range, texts, around) = split::apply(&split_src, range, statement, &kept);
+    let constant = |k: &split::Kept| {
         let value = constant_value.as_ref()?;
-        let init = if around {
-            k.init.clone()
-        } else {
-            let (head, tail) = (
-                &split_src[value.start..location.start],
-                &split_src[location.end..value.end],
-            );
-            format!("{head}{}{tail}", k.init)
-        };
-        split::may_be_constant(&init).then(|| {
-            "the declaration is `final` and the new initialiser may be a constant expression, \
-             which makes a constant variable; split, it would not be one"
-                .to_string()
-        })
+        split::constant_initialiser(&split_src, value, &location, around, k)
     };
     let mut plan = weave::plan(&split_src, range, &texts)?;
     for ((excluded, patch), kept) in plan.excluded.iter_mut().zip(&texts).zip(&kept) {

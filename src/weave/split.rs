@@ -265,6 +265,69 @@ fn around(patch: &str, name: &str, initialiser: &dyn Fn(&str) -> Option<String>)
     })
 }
 
+/// The patches as the weave takes them on the split (or hoisted) file `src`, where `range` is
+/// the location: the range to replace, each patch's text there, and whether that range is the
+/// split's assignment `statement` (`x = E;`, when some patch keeps statements around the
+/// declaration) rather than the location in the initialiser. A patch that keeps nothing
+/// (`None`) gets the unpatched text; the caller excludes it.
+pub fn apply(
+    src: &str,
+    range: Range<usize>,
+    statement: Option<Range<usize>>,
+    kept: &[Option<Kept>],
+) -> (Range<usize>, Vec<String>, bool) {
+    match statement.filter(|_| kept.iter().flatten().any(|k| !k.is_initialiser())) {
+        Some(stmt) => {
+            let (head, tail) = (&src[stmt.start..range.start], &src[range.end..stmt.end]);
+            let texts = kept
+                .iter()
+                .map(|k| match k {
+                    Some(k) => format!("{}{head}{}{tail}{}", k.before, k.init, k.after),
+                    None => src[stmt.clone()].to_string(),
+                })
+                .collect();
+            (stmt, texts, true)
+        }
+        None => {
+            let texts = kept
+                .iter()
+                .map(|k| match k {
+                    Some(k) if k.is_initialiser() => k.init.clone(),
+                    _ => src[range.clone()].to_string(),
+                })
+                .collect();
+            (range, texts, false)
+        }
+    }
+}
+
+/// Why patch `k` of a `final` declaration that may be a constant variable
+/// ([`Split::constant_final`], initialiser `value` in `src`) keeps it whole: its new
+/// initialiser (`k.init`, or, `around` false, the initialiser with the `location` replaced by
+/// it) may be a constant expression.
+pub fn constant_initialiser(
+    src: &str,
+    value: &Range<usize>,
+    location: &Range<usize>,
+    around: bool,
+    k: &Kept,
+) -> Option<String> {
+    let init = if around {
+        k.init.clone()
+    } else {
+        let (head, tail) = (
+            &src[value.start..location.start],
+            &src[location.end..value.end],
+        );
+        format!("{head}{}{tail}", k.init)
+    };
+    may_be_constant(&init).then(|| {
+        "the declaration is `final` and the new initialiser may be a constant expression, which \
+         makes a constant variable; split, it would not be one"
+            .to_string()
+    })
+}
+
 /// Why patch text `patch` cannot be the right-hand side of an assignment although it can
 /// initialise a declaration: an array initialiser (`{1, 2}`).
 pub fn unassignable(patch: &str) -> Option<String> {
@@ -368,6 +431,38 @@ mod tests {
         let fp = ["int y; int x = 2;".to_string(), "int x = 3;".to_string()];
         let (_, kept) = narrow(src, at..at + 10, &fp).unwrap();
         assert!(kept[0].is_none() && kept[1].as_ref().is_some_and(Kept::is_initialiser));
+    }
+
+    #[test]
+    fn patches_apply_to_the_assignment_when_one_keeps_statements_around_it() {
+        let start = SRC.find("(lo + hi) >>> 1").unwrap();
+        let s = split_declaration(SRC, start..start + 15).unwrap();
+        let kept = |before: &str, init: &str| {
+            Some(Kept {
+                before: before.into(),
+                init: init.into(),
+                after: String::new(),
+            })
+        };
+        let patches = [kept("", "lo"), kept("if (lo < 0) return 0; ", "hi"), None];
+        let (range, texts, around) =
+            apply(&s.src, s.range.clone(), Some(s.statement.clone()), &patches);
+        assert!(around && range == s.statement);
+        assert_eq!(
+            texts,
+            [
+                "mid = lo;",
+                "if (lo < 0) return 0; mid = hi;",
+                "mid = (lo + hi) >>> 1;"
+            ]
+        );
+        let (range, texts, around) = apply(
+            &s.src,
+            s.range.clone(),
+            Some(s.statement.clone()),
+            &patches[..1],
+        );
+        assert!(!around && range == s.range && texts == ["lo"]);
     }
 
     #[test]
