@@ -3,6 +3,13 @@
 //! code that calls them back.
 use super::tests::main_and_tests;
 
+/// The JDK's class hierarchy from `$JAVA_HOME/lib/ct.sym` (JDK 17 where it is unset).
+fn jdk_types() -> crate::bytecode::jdk_types::Supertypes {
+    let home = std::env::var("JAVA_HOME")
+        .unwrap_or_else(|_| "/usr/lib/jvm/java-17-openjdk-amd64".to_string());
+    crate::bytecode::jdk_types::read(std::path::Path::new(&home))
+}
+
 const TRACING: &str = r#"package m;
 public class Tracing {
     public static String where() { return new Throwable().getStackTrace()[1].getMethodName(); }
@@ -106,10 +113,7 @@ public class ReachTest {
 fn the_stack_analysis_follows_every_call_and_lambda_and_dispatches_by_the_jdk_hierarchy() {
     let (dir, _, _) = main_and_tests(&[("Reach.java", REACH)], &[("ReachTest.java", REACH_TEST)]);
     let tests = dir.path().join("test-classes");
-    let home = std::env::var("JAVA_HOME")
-        .unwrap_or_else(|_| "/usr/lib/jvm/java-17-openjdk-amd64".to_string());
-    let jdk = crate::bytecode::jdk_types::read(std::path::Path::new(&home));
-    let p = super::scan_with_jdk(&[dir.path().join("classes"), tests], &jdk).unwrap();
+    let p = super::scan_with_jdk(&[dir.path().join("classes"), tests], &jdk_types()).unwrap();
     // A method with an effect (a static field write) still reaches the reader it calls.
     assert!(p.may_read_stack("record", Some(1)));
     // A test's lambda runs through a class-path functional interface and a JDK one.
@@ -231,9 +235,7 @@ fn a_call_on_a_known_class_is_asked_of_that_class_and_its_subclasses() {
         ],
         &[("CallerLabel.java", TRACING_TEST)],
     );
-    let home = std::env::var("JAVA_HOME")
-        .unwrap_or_else(|_| "/usr/lib/jvm/java-17-openjdk-amd64".to_string());
-    let jdk = crate::bytecode::jdk_types::read(std::path::Path::new(&home));
+    let jdk = jdk_types();
     let classes = dir.path().join("classes");
     let scan = |cp: &[std::path::PathBuf]| super::scan_with_jdk(cp, &jdk).unwrap();
     let main_only = scan(std::slice::from_ref(&classes));

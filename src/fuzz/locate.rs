@@ -6,7 +6,7 @@
 use super::rng::Rng;
 use super::spot::{ExceptionClass, Member, MethodSig, Mutant, Spot, Var};
 use crate::project::Project;
-use crate::weave::scope;
+use crate::weave::{scope, split};
 use std::collections::BTreeSet;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
@@ -461,12 +461,8 @@ fn site_of(src: &str, root: Node, stmt: Node, range: &Range<usize>) -> Option<sc
     if stmt.kind() != "local_variable_declaration" {
         return None;
     }
-    let mut c = stmt.walk();
-    let value = stmt
-        .children_by_field_name("declarator", &mut c)
-        .last()?
-        .child_by_field_name("value")?;
-    let split = crate::weave::split::split_declaration(src, value.byte_range())?;
+    let value = split::last_initialiser(stmt)?;
+    let split = split::split_declaration(src, value.byte_range())?;
     let tree = parser().parse(&split.src, None)?;
     scope::analyse(&split.src, tree.root_node(), split.statement).ok()
 }
@@ -564,11 +560,7 @@ pub fn initialiser_location(
     ) {
         return None;
     }
-    let mut c = stmt.walk();
-    let value = stmt
-        .children_by_field_name("declarator", &mut c)
-        .last()?
-        .child_by_field_name("value")?;
+    let value = split::last_initialiser(stmt)?;
     let src = spot.src;
     let prefix = &src[stmt.start_byte()..value.start_byte()];
     let suffix = &src[value.end_byte()..stmt.end_byte()];

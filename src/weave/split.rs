@@ -168,6 +168,13 @@ pub fn may_be_constant(expr: &str) -> bool {
     true
 }
 
+/// The initialiser of a declaration statement's last declarator (`T a = 1, b = E;` → `E`).
+pub fn last_initialiser(stmt: Node) -> Option<Node> {
+    let mut c = stmt.walk();
+    let last = stmt.children_by_field_name("declarator", &mut c).last()?;
+    last.child_by_field_name("value")
+}
+
 /// What a patch of a whole declaration keeps of it: the declaration with a new initialiser,
 /// maybe with statements before or after it (`if (c) return; T x = E2;`).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -205,10 +212,8 @@ pub fn narrow(
         n.byte_range() == range
             && matches!(n.kind(), "local_variable_declaration" | "field_declaration")
     })?;
-    let mut c = stmt.walk();
-    let declarator = stmt.children_by_field_name("declarator", &mut c).last()?;
-    let value = declarator.child_by_field_name("value")?;
-    let name = text(src, declarator.child_by_field_name("name")?);
+    let value = last_initialiser(stmt)?;
+    let name = text(src, value.parent()?.child_by_field_name("name")?);
     let local = stmt.kind() == "local_variable_declaration";
     let prefix = &src[range.start..value.start_byte()];
     let suffix = &src[value.end_byte()..range.end];
