@@ -9,11 +9,12 @@ use super::{arity16, Graph, Openness, Purity};
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 /// Per class: `(name, arity)` → whether every method of that name and arity the class declares
-/// or inherits is pure and closed; and whether the class's supertypes are all known (a class
-/// that inherits from a JDK class outside the allowlist may have methods we cannot see).
+/// or inherits is allowed by the [`Rule`] (pure, or reading no stack) and closed (`facts[0]`),
+/// and whether every one returns a primitive (`facts[1]`); and whether the class's supertypes
+/// are all known (a class that inherits from a JDK class outside the allowlist may have methods
+/// we cannot see).
 struct ClassCalls {
-    calls: HashMap<(String, u16), bool>,
-    values: HashMap<(String, u16), bool>,
+    facts: [HashMap<(String, u16), bool>; 2],
     complete: bool,
 }
 
@@ -61,29 +62,22 @@ fn per_class(g: &Graph, rule: Rule, skip: &HashSet<&str>) -> [ClassList; 2] {
     }
     let mut out = [Vec::new(), Vec::new()];
     for (simple, classes) in by_simple {
-        agree(simple, &classes, false, &mut out[0]);
-        agree(simple, &classes, true, &mut out[1]);
+        for (fact, list) in out.iter_mut().enumerate() {
+            agree(simple, &classes, fact, list);
+        }
     }
     out.iter_mut().for_each(|l| l.sort_unstable());
     out
 }
 
-/// Adds to `out` the keys every class of this simple name agrees on ([`per_class`]): on its
-/// calls, or (`values`) on what they return.
-fn agree(simple: &str, classes: &[ClassCalls], values: bool, out: &mut ClassList) {
-    fn pick(c: &ClassCalls, values: bool) -> &HashMap<(String, u16), bool> {
-        if values {
-            &c.values
-        } else {
-            &c.calls
-        }
-    }
-    let of = |c| pick(c, values);
-    let keys: HashSet<&(String, u16)> = classes.iter().flat_map(|c| of(c).keys()).collect();
+/// Adds to `out` the keys every class of this simple name agrees on in `facts[fact]`
+/// ([`per_class`]).
+fn agree(simple: &str, classes: &[ClassCalls], fact: usize, out: &mut ClassList) {
+    let keys: HashSet<&(String, u16)> = classes.iter().flat_map(|c| c.facts[fact].keys()).collect();
     for key in keys {
         let ok = classes
             .iter()
-            .all(|c| of(c).get(key).copied().unwrap_or(c.complete));
+            .all(|c| c.facts[fact].get(key).copied().unwrap_or(c.complete));
         if ok {
             out.push((key.0.clone(), key.1, simple.to_string()));
         }
@@ -235,8 +229,7 @@ fn class_calls(
         );
     }
     ClassCalls {
-        calls,
-        values,
+        facts: [calls, values],
         complete,
     }
 }
