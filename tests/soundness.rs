@@ -123,6 +123,19 @@ fn soundness_fixture_default_equals_no_dedup_equals_plain_equals_expected() {
         .filter_map(|l| l["patch"].as_u64())
         .collect();
     assert_eq!(one_by_one, [1, 2, 3, 12]);
+    // An overflow the project catches (`Depth.reach` answers -1) names nothing in the test's
+    // result, and the woven frames overflow a walk that ends in plain: every instrumented handler
+    // marks the overflow it catches, and a run with woven code that caught one is decided again.
+    // `tooDeepIsBroken` catches one in any run, so every patch that compiles goes one by one.
+    let why: Vec<String> = details_of(&work, "caught_overflow.json")
+        .into_iter()
+        .filter_map(|l| Some(l["one_by_one"].as_str()?.to_string()))
+        .collect();
+    assert_eq!(why.len(), 9, "{why:?}");
+    assert!(
+        why.iter().all(|w| w.contains("overflowed the stack")),
+        "{why:?}"
+    );
 }
 
 /// Stack reads a patch's text does not show, through the JDK (`String.valueOf` calling a

@@ -397,6 +397,22 @@ DECLARATION_AROUND = [
     ("int fee = amount / scale() + this.scale() - 10;", "s"),
 ]
 
+# 16b. A recursion through the location, on a thread with a 256 KB stack, whose overflow the
+# project catches (`reach` answers -1): the woven frames (the stub's locals, the unit's call at
+# every level) are larger than plain's, so a walk of 1,000 that ends in plain can overflow there
+# and be caught without the test naming the overflow. `tooDeepIsBroken` catches one in any run.
+CAUGHT_OVERFLOW = [
+    ("return down(n, d + 1);", "s"),
+    ("return down(n, d + 2);", "s"),
+    ("return 1 + down(n, d + 1) - 1;", "s"),
+    ("return down(n + 1, d + 1);", "F"),                   # 1001
+    ("return down(n, d);", "F"),                           # overflows at any size: -1
+    ("return d + 1 >= n ? n : down(n, d + 1);", "s"),
+    ("return down(n, d + 1) + 0;", "s"),
+    ("if (d > 400) { return d; } return down(n, d + 1);", "F"),  # 401
+    ("return down(n - 1, d);", "F"),                       # 0
+]
+
 # 17d. A `final` local split like any other, unless the new initialiser may be a constant
 # expression: then the local is a constant variable and `head + "b"` folds to the interned "ab".
 FINAL_CONSTANT = [
@@ -454,6 +470,8 @@ SETS = [
      "int fee = amount / scale();", 0, DECLARATION_AROUND),
     ("final_constant", PKG + "Prefix.java", "public static boolean folds(",
      "final String head = s.substring(0, 1);", 0, FINAL_CONSTANT),
+    ("caught_overflow", PKG + "Depth.java", "static int down(",
+     "return down(n, d + 1);", 0, CAUGHT_OVERFLOW),
 ]
 
 

@@ -56,6 +56,23 @@ final class Util {
         return new TestLoader(urls(classpath), Agent.class.getClassLoader());
     }
 
+    /**
+     * As {@link #newLoader}, with every exception handler of the classes it defines marking a
+     * caught StackOverflowError ({@link Overflow}, patchval.instrument.CatchWatch).
+     */
+    @SuppressWarnings("unchecked")
+    static TestLoader newWatchedLoader(String[] classpath) throws Exception {
+        java.util.function.BiFunction<String, byte[], byte[]> watch =
+            (java.util.function.BiFunction<String, byte[], byte[]>) WarmLoader
+                .instrumentClass("patchval.instrument.CatchWatch").getConstructor().newInstance();
+        return new TestLoader(urls(classpath), Agent.class.getClassLoader(), true) {
+            @Override
+            protected byte[] transform(String internalName, byte[] bytes) {
+                return watch.apply(internalName, bytes);
+            }
+        };
+    }
+
     /** The class path's entries as URLs, directories ending in '/' (as URLClassLoader needs them). */
     static URL[] urls(String[] classpath) throws Exception {
         int n = classpath == null ? 0 : classpath.length;

@@ -8,11 +8,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.net.URL;
 import java.net.URLClassLoader;
-import java.security.CodeSource;
-import java.security.ProtectionDomain;
-import java.security.cert.Certificate;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 
@@ -29,13 +24,12 @@ final class WarmLoader extends TestLoader {
     }
 
     private final BiFunction<String, byte[], byte[]> transformer;
-    private final Map<String, ProtectionDomain> domains = new HashMap<>();
 
     /** The directory whose classes get coverage probes ({@link Cov}), or null. */
     private final String covered;
 
     private WarmLoader(URL[] urls, ClassLoader parent, String covered) throws Exception {
-        super(urls, parent);
+        super(urls, parent, true);
         this.covered = covered;
         this.transformer = newTransformer(this);
     }
@@ -75,59 +69,8 @@ final class WarmLoader extends TestLoader {
     }
 
     @Override
-    protected Class<?> findClass(String name) throws ClassNotFoundException {
-        String path = name.replace('.', '/') + ".class";
-        URL url = findResource(path);
-        if (url == null) throw new ClassNotFoundException(name);
-        byte[] bytes;
-        try (InputStream in = url.openStream()) {
-            bytes = in.readAllBytes();
-        } catch (IOException e) {
-            throw new ClassNotFoundException(name, e);
-        }
-        byte[] out;
-        try {
-            out = transformer.apply(name.replace('.', '/'), bytes);
-        } catch (RuntimeException | LinkageError e) {
-            throw new ClassFormatError("patchval could not instrument " + name + ": " + Util.describe(e));
-        }
-        definePackageOf(name);
-        return defineClass(name, out, 0, out.length, domainOf(url, path));
-    }
-
-    private void definePackageOf(String name) {
-        int dot = name.lastIndexOf('.');
-        if (dot < 0) return;
-        String pkg = name.substring(0, dot);
-        if (getDefinedPackage(pkg) == null) {
-            try {
-                definePackage(pkg, null, null, null, null, null, null, null);
-            } catch (IllegalArgumentException raced) {
-                // defined by another thread meanwhile
-            }
-        }
-    }
-
-    /** The protection domain a URLClassLoader would give: the class path entry as code source. */
-    private ProtectionDomain domainOf(URL url, String path) {
-        String u = url.toString();
-        String entry;
-        if (u.startsWith("jar:")) {
-            int bang = u.indexOf("!/");
-            entry = u.substring(4, bang < 0 ? u.length() : bang);
-        } else {
-            entry = u.endsWith(path) ? u.substring(0, u.length() - path.length()) : u;
-        }
-        synchronized (domains) {
-            return domains.computeIfAbsent(entry, e -> {
-                try {
-                    CodeSource cs = new CodeSource(new URL(e), (Certificate[]) null);
-                    return new ProtectionDomain(cs, null, this, null);
-                } catch (java.net.MalformedURLException ex) {
-                    return null;
-                }
-            });
-        }
+    protected byte[] transform(String internalName, byte[] bytes) {
+        return transformer.apply(internalName, bytes);
     }
 
     /** The instrumenter, from the agent's jar and ASM's in a loader whose parent is the platform's. */

@@ -36,6 +36,7 @@ import org.objectweb.asm.Type;
  * array, {@code java.util} or string-builder type (other than an enum's own synthetic
  * {@code $VALUES}) — is <em>sticky</em>: it cannot be reset, and its {@code <clinit>} starts with
  * {@code Reset.sticky()}, after which the worker drops the warm loader at the end of the test.
+ * Every exception handler marks a caught StackOverflowError ({@link CatchWatch}).
  * And every class gets {@code Reset.touch(id)} before each {@code getstatic}/{@code putstatic} of
  * a field declared by a resettable class and on entry to the static methods and constructors of
  * one (a constructor's guard stands for the {@code new} before it: a guard in front of {@code new}
@@ -339,7 +340,7 @@ public final class ResetTransformer implements BiFunction<String, byte[], byte[]
                 n = "__pv$clinit";
                 acc = Opcodes.ACC_PRIVATE | Opcodes.ACC_STATIC | Opcodes.ACC_SYNTHETIC;
             }
-            MethodVisitor mv = super.visitMethod(acc, n, desc, sig, ex);
+            MethodVisitor mv = CatchWatch.wrap(super.visitMethod(acc, n, desc, sig, ex), acc, n, desc, sig, ex);
             if (mv == null) return null;
             boolean entry = !clinit && (n.equals("<init>") || (acc & Opcodes.ACC_STATIC) != 0);
             // Interfaces take the generated setters as static methods from Java 8 class files on.
