@@ -77,6 +77,10 @@ pub struct Purity {
     /// whatever class of the class path the receiver is (`summary::summarise_stack`). Empty in a
     /// work dir written before it was kept: every call is then asked by name.
     stack_free: Vec<(String, u16, String)>,
+    /// Simple names of the class-path classes whose objects, handed to JDK code, give it nothing
+    /// to call back that may read the call stack (`summary::summarise_handed`), sorted. Empty in
+    /// a work dir written before it was kept: every handed object then counts.
+    hand_free: Vec<String>,
     /// `(method name, arity, simple class name)`, sorted: such a call returns a primitive, so
     /// converting its result to a string calls no `toString()` of the class path.
     value_calls: Vec<(String, u16, String)>,
@@ -518,6 +522,7 @@ fn analyse(classes: &[ClassFile], jdk_types: &Supertypes) -> Purity {
     (p.stack_readers, p.stack_reader_params) = stack::split(stack::signatures(&g, &readers));
     p.stack_fresh = stack::summarise(&g, &fresh);
     (p.stack_free, p.value_calls) = summary::summarise_stack(&g, &readers);
+    p.hand_free = summary::summarise_handed(&g, &readers);
     p.stack_callbacks = readers[g.callbacks()];
     p.stack_held = readers[g.held()];
     p.stack_fn_callbacks = readers[g.fn_callbacks()];

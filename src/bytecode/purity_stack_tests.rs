@@ -266,3 +266,56 @@ fn a_call_on_a_known_class_is_asked_of_that_class_and_its_subclasses() {
     assert!(blind.may_read_stack_on("Quiet", false, "where", 0));
     assert!(!blind.call_returns_primitive("Quiet", "where", 0));
 }
+
+/// Objects handed to JDK code, by declared type: a class whose JDK overrides (and its
+/// subclasses') read no stack hands nothing, unless it extends a JDK container or is
+/// serializable while a serialization hook reads the stack.
+#[test]
+fn a_handed_object_hands_nothing_when_no_override_of_its_type_reads_the_stack() {
+    let sources: &[(&str, &str)] = &[
+        ("Badge.java", "package m;\npublic class Badge { public String toString() { return \"tag\"; } }\n"),
+        (
+            "Loud.java",
+            "package m;\npublic class Loud { public String toString() { return new Throwable().getStackTrace()[0].getMethodName(); } }\n",
+        ),
+        ("Base.java", "package m;\npublic class Base { public int size() { return 1; } }\n"),
+        ("Bag.java", "package m;\npublic class Bag extends java.util.ArrayList<Object> { }\n"),
+        ("Hue.java", "package m;\npublic enum Hue { RED }\n"),
+        ("Plain.java", "package m;\npublic class Plain implements java.io.Serializable, Comparable<Plain> { public int compareTo(Plain o) { return 0; } }\n"),
+        (
+            "Keep.java",
+            "package m;\npublic class Keep { private void writeObject(java.io.ObjectOutputStream o) { java.lang.Thread.dumpStack(); } }\n",
+        ),
+        ("Thread.java", THREAD),
+    ];
+    let sub = "package t;\npublic class Sub extends m.Base { public int hashCode() { return Thread.currentThread().getStackTrace().length; } }\n";
+    let (dir, _, _) = main_and_tests(sources, &[("Sub.java", sub)]);
+    let jdk = jdk_types();
+    let classes = dir.path().join("classes");
+    let main_only = super::scan_with_jdk(std::slice::from_ref(&classes), &jdk).unwrap();
+    let p = super::scan_with_jdk(&[classes, dir.path().join("test-classes")], &jdk).unwrap();
+    assert!(p.hands_nothing("Badge"));
+    assert!(p.hands_nothing("Hue"), "an enum");
+    assert!(!p.hands_nothing("Loud"), "its toString reads the stack");
+    assert!(main_only.hands_nothing("Base"));
+    assert!(
+        !p.hands_nothing("Base"),
+        "a subclass's hashCode reads the stack"
+    );
+    assert!(
+        !p.hands_nothing("Bag"),
+        "JDK code holding a list calls its elements"
+    );
+    assert!(
+        !p.hands_nothing("Plain"),
+        "serializable, and a hook reads the stack"
+    );
+    assert!(!p.hands_nothing("Keep"));
+    assert!(!p.hands_nothing("Thread"), "a JDK namesake");
+    assert!(!p.hands_nothing("Badge[]") && !p.hands_nothing("Unknown"));
+    let blind = super::scan(&[dir.path().join("classes")]).unwrap();
+    assert!(
+        !blind.hands_nothing("Badge"),
+        "without the JDK's classes, none"
+    );
+}

@@ -50,6 +50,12 @@ pub trait StackOracle {
         false
     }
 
+    /// Whether an object of this declared (simple) type, handed to JDK code, gives it nothing
+    /// to call back that may read the stack. By default none is known to.
+    fn hands_nothing(&self, _ty: &str) -> bool {
+        false
+    }
+
     /// Whether a call of this name and arity on a receiver of this declared type returns a
     /// primitive. By default none is known to.
     fn returns_primitive(&self, _receiver: &str, _name: &str, _arity: usize) -> bool {
@@ -82,6 +88,10 @@ impl StackOracle for crate::bytecode::purity::Purity {
 
     fn returns_primitive(&self, receiver: &str, name: &str, arity: usize) -> bool {
         self.call_returns_primitive(receiver, name, arity)
+    }
+
+    fn hands_nothing(&self, ty: &str) -> bool {
+        crate::bytecode::purity::Purity::hands_nothing(self, ty)
     }
 
     fn may_call_back_handed(
@@ -231,16 +241,20 @@ fn args(src: &str, n: Node, names: &Names) -> Option<Vec<Arg>> {
 
 /// [`args`] as the hand-over rule reads them: a lambda or method reference the statement writes
 /// is checked where it is written (its body is the patch's text, a method reference's name is
-/// asked), so handing it over hands nothing else.
-fn handed_args(src: &str, n: Node, names: &Names) -> Option<Vec<Arg>> {
+/// asked), so handing it over hands nothing else; nor does an object of a declared type whose
+/// callbacks read no stack ([`StackOracle::hands_nothing`]).
+fn handed_args(src: &str, n: Node, names: &Names, oracle: &dyn StackOracle) -> Option<Vec<Arg>> {
     let list = n.child_by_field_name("arguments")?;
     let mut c = list.walk();
-    let written: Vec<bool> = list
+    let nothing: Vec<bool> = list
         .named_children(&mut c)
-        .map(|a| matches!(a.kind(), "lambda_expression" | "method_reference"))
+        .map(|a| {
+            matches!(a.kind(), "lambda_expression" | "method_reference")
+                || matches!(kind_of(src, a, names), Kind::Ref(ty) if oracle.hands_nothing(&ty))
+        })
         .collect();
     let mut out = args(src, n, names)?;
-    for (a, w) in out.iter_mut().zip(written) {
+    for (a, w) in out.iter_mut().zip(nothing) {
         if w {
             *a = Arg::Value;
         }
@@ -292,7 +306,7 @@ fn exposure_at(src: &str, n: Node, names: &Names, oracle: &dyn StackOracle) -> O
                     "it calls `{name}`, which may read the call stack or keep a stack trace"
                 ));
             }
-            let handed = handed_args(src, n, names)
+            let handed = handed_args(src, n, names, oracle)
                 .is_some_and(|a| oracle.may_call_back_handed(on_object, typed, name, &a));
             if handed {
                 return Some(handed_reason(name));
@@ -329,7 +343,7 @@ fn exposure_at(src: &str, n: Node, names: &Names, oracle: &dyn StackOracle) -> O
                     "it creates a `{ty}`, which may read the call stack or keep a stack trace"
                 ));
             }
-            let handed = handed_args(src, n, names)
+            let handed = handed_args(src, n, names, oracle)
                 .is_some_and(|a| oracle.may_call_back_handed(true, Some((ty, true)), ty, &a));
             if handed {
                 return Some(handed_reason(ty));

@@ -232,6 +232,17 @@ fn objects_handed_to_jdk_code_that_calls_them_back_are_exposed() {
         "y = new StringBuilder().append(mark).length();",
         &quiet
     ));
+    // A `Mark` whose JDK overrides (and its subclasses') read no stack hands nothing; a
+    // receiver of no declared type beside it still does.
+    let free = held_oracle().with_hand_free(&["Mark"]);
+    assert!(!exposed_with(
+        "y = new StringBuilder().append(mark).length();",
+        &free
+    ));
+    assert!(exposed_with(
+        "java.util.Collections.sort(list, mark);",
+        &free
+    ));
 }
 
 /// `whereAmI()` reads the stack by name, but not on an `A` (the enclosing class), whose own

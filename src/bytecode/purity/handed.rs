@@ -195,7 +195,7 @@ pub(super) fn is_inert_source_call(owner_simple: &str, name: &str) -> bool {
 /// (anything, a collection among them) or a `java.util` container (its elements). An argument
 /// of another type (a `Comparator`, a `Runnable`, a `CharSequence`) has its own methods called
 /// back, which are the type's overrides.
-fn may_hold_objects(t: &str) -> bool {
+pub(super) fn may_hold_objects(t: &str) -> bool {
     t == "java/lang/Object"
         || t == "java/lang/Iterable"
         || (t.starts_with("java/util/")
@@ -332,7 +332,7 @@ impl<'g, 'a> Handed<'g, 'a> {
 
 /// Whether a method may override one a JDK type declares (so JDK code can call it): by name and
 /// descriptor against the JDK's headers; any method but constructors when they are not known.
-fn overrides_jdk(g: &Graph, m: &classfile::Method) -> bool {
+pub(super) fn overrides_jdk(g: &Graph, m: &classfile::Method) -> bool {
     !m.name.starts_with('<')
         && g.jdk_types
             .is_none_or(|types| types.is_empty() || types.overridable(&m.name, &m.descriptor))

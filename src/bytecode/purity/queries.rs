@@ -190,6 +190,17 @@ impl Purity {
         !class_path && !allowlisted && !super::handed::is_inert_source_call(q, name)
     }
 
+    /// Whether an object whose declared type has this simple name, handed to JDK code, gives it
+    /// nothing to call back that may read the stack (`summary::summarise_handed`): a class of the
+    /// class path, not generic, not an array.
+    pub fn hands_nothing(&self, ty: &str) -> bool {
+        !ty.contains(['<', '[', '.'])
+            && self
+                .hand_free
+                .binary_search_by(|n| n.as_str().cmp(ty))
+                .is_ok()
+    }
+
     /// A purity whose handed objects may read the stack, with these class-path class names
     /// (tests of the patch-level rule).
     #[cfg(test)]
@@ -201,6 +212,14 @@ impl Purity {
             names,
             ..Purity::default()
         }
+    }
+
+    /// The same with these class-path classes handing nothing (tests of the patch-level rule).
+    #[cfg(test)]
+    pub fn with_hand_free(mut self, names: &[&str]) -> Self {
+        self.hand_free = names.iter().map(|n| n.to_string()).collect();
+        self.hand_free.sort();
+        self
     }
 
     /// Whether a JDK method of this allowlist verdict may call back a project method or lambda

@@ -59,7 +59,7 @@ fn is_jdk_reader(owner: &str, name: &str) -> bool {
 }
 
 /// The hooks serialization calls on the objects it writes or reads: `(name, arity)`.
-const SERIALIZATION_HOOKS: &[(&str, usize)] = &[
+pub(super) const SERIALIZATION_HOOKS: &[(&str, usize)] = &[
     ("writeObject", 1),
     ("readObject", 1),
     ("readObjectNoData", 0),

@@ -98,6 +98,141 @@ pub(super) fn summarise_stack(g: &Graph, readers: &[bool]) -> (ClassList, ClassL
     (free, values)
 }
 
+/// JDK supertypes that give JDK code holding an object nothing more to call than the object's
+/// own overrides: an enum's `Enum` calls only `toString` of its constants' classes, which the
+/// overrides include. (Not `Record`: its generated `equals`, `hashCode` and `toString` call its
+/// components'.)
+const PLAIN_SUPERCLASSES: &[&str] = &["java/lang/Object", "java/lang/Enum"];
+
+/// The simple names of the class-path classes whose objects JDK code may be handed without
+/// reaching a stack read: for the class and every class of the class path that may be of its
+/// type, every instance method that may override a JDK method or is a serialization hook reads
+/// no stack ([`super::handed::overrides_jdk`]), and every supertype outside the class path is
+/// [`PLAIN_SUPERCLASSES`] or an interface that holds no objects
+/// ([`super::handed::may_hold_objects`]; `Serializable` only while no serialization hook on the
+/// class path reads the stack, since serialization walks the fields). Not an interface (a lambda
+/// or a proxy may be one); with a subclass generator on the class path only a final class, and
+/// none with one that redefines classes; only a simple name every class of that name agrees on
+/// and that no JDK class has. Without the JDK's classes, none.
+pub(super) fn summarise_handed(g: &Graph, readers: &[bool]) -> Vec<String> {
+    use super::classfile::ACC_INTERFACE;
+    let Some(jdk_types) = g.jdk_types.filter(|t| !t.is_empty()) else {
+        return Vec::new();
+    };
+    if g.openness == Openness::Redefines {
+        return Vec::new();
+    }
+    // A subclass generator can stand in for any class that is not final.
+    let sealed = |c: &classfile::ClassFile| {
+        g.openness == Openness::Closed || c.access & super::classfile::ACC_FINAL != 0
+    };
+    let skip = jdk_types.simple_names();
+    let hook = |m: &classfile::Method| {
+        let arity = classfile::arity(&m.descriptor).unwrap_or(usize::MAX);
+        super::stack::SERIALIZATION_HOOKS.contains(&(m.name.as_str(), arity))
+    };
+    let node = |ci: usize, mi: usize| g.first[ci] + mi;
+    let hooks_read = g.classes.iter().enumerate().any(|(ci, c)| {
+        c.methods
+            .iter()
+            .enumerate()
+            .any(|(mi, m)| hook(m) && readers[node(ci, mi)])
+    });
+    let outside_ok = |t: &str| {
+        let serial = t == "java/io/Serializable" || t == "java/io/Externalizable";
+        (serial && !hooks_read) || (!serial && !super::handed::may_hold_objects(t))
+    };
+    // Whether the class's own callbacks and supertypes outside the class path are plain.
+    let own_ok: Vec<bool> = g
+        .classes
+        .iter()
+        .enumerate()
+        .map(|(ci, c)| {
+            let callbacks = c.methods.iter().enumerate().all(|(mi, m)| {
+                let called =
+                    m.access & ACC_STATIC == 0 && (hook(m) || super::handed::overrides_jdk(g, m));
+                !called || !readers[node(ci, mi)]
+            });
+            let superclass = c
+                .super_name
+                .as_deref()
+                .is_none_or(|s| g.by_name.contains_key(s) || PLAIN_SUPERCLASSES.contains(&s));
+            let interfaces = c
+                .interfaces
+                .iter()
+                .all(|i| g.by_name.contains_key(i.as_str()) || outside_ok(i));
+            callbacks && superclass && interfaces
+        })
+        .collect();
+    // With every supertype on the class path plain too (what a class inherits runs on it).
+    let mut ok = vec![None; g.classes.len()];
+    for ci in 0..g.classes.len() {
+        plain_with_supertypes(g, ci, &own_ok, &mut ok, 0);
+    }
+    // A class is not free when some class that may be of its type is not plain.
+    let mut free: Vec<bool> = ok.iter().map(|o| *o == Some(true)).collect();
+    for (ci, o) in ok.iter().enumerate() {
+        if *o != Some(true) {
+            mark_supertypes(g, ci, &mut free, 0);
+        }
+    }
+    let mut by_simple: BTreeMap<&str, bool> = BTreeMap::new();
+    for (ci, c) in g.classes.iter().enumerate() {
+        let simple = simple_name(&c.name);
+        let here = free[ci] && c.access & ACC_INTERFACE == 0 && sealed(c) && !skip.contains(simple);
+        *by_simple.entry(simple).or_insert(true) &= here;
+    }
+    by_simple
+        .into_iter()
+        .filter(|(_, f)| *f)
+        .map(|(n, _)| n.to_string())
+        .collect()
+}
+
+/// The class-path supertypes of class `ci` (superclass and interfaces).
+fn class_path_supertypes<'g>(g: &'g Graph, ci: usize) -> impl Iterator<Item = usize> + 'g {
+    let c = &g.classes[ci];
+    c.super_name
+        .iter()
+        .chain(&c.interfaces)
+        .filter_map(|s| g.by_name.get(s.as_str()).copied())
+}
+
+/// Whether class `ci` and all its class-path supertypes are plain (`own`), memoised in `ok`. A
+/// hierarchy deeper than the class path (a cycle) is not.
+fn plain_with_supertypes(
+    g: &Graph,
+    ci: usize,
+    own: &[bool],
+    ok: &mut [Option<bool>],
+    depth: usize,
+) -> bool {
+    if let Some(known) = ok[ci] {
+        return known;
+    }
+    let result = depth <= g.classes.len()
+        && own[ci]
+        && class_path_supertypes(g, ci)
+            .collect::<Vec<_>>()
+            .into_iter()
+            .all(|s| plain_with_supertypes(g, s, own, ok, depth + 1));
+    ok[ci] = Some(result);
+    result
+}
+
+/// Marks class `ci`'s class-path supertypes not free: an object of their type may be a `ci`.
+fn mark_supertypes(g: &Graph, ci: usize, free: &mut [bool], depth: usize) {
+    if depth > g.classes.len() {
+        return;
+    }
+    for s in class_path_supertypes(g, ci).collect::<Vec<_>>() {
+        if free[s] {
+            free[s] = false;
+            mark_supertypes(g, s, free, depth + 1);
+        }
+    }
+}
+
 pub(super) fn summarise(g: &Graph, impure: &[bool], init_safe: &[bool]) -> Purity {
     let mut p = Purity {
         callbacks_pure: !impure[g.callbacks()],

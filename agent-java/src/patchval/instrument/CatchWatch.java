@@ -11,6 +11,7 @@ import java.util.function.BiFunction;
 import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.ClassVisitor;
 import org.objectweb.asm.ClassWriter;
+import org.objectweb.asm.Label;
 import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.tree.AbstractInsnNode;
@@ -18,6 +19,8 @@ import org.objectweb.asm.tree.FieldInsnNode;
 import org.objectweb.asm.tree.InsnList;
 import org.objectweb.asm.tree.InsnNode;
 import org.objectweb.asm.tree.LabelNode;
+import org.objectweb.asm.tree.LocalVariableAnnotationNode;
+import org.objectweb.asm.tree.LocalVariableNode;
 import org.objectweb.asm.tree.MethodNode;
 import org.objectweb.asm.tree.TryCatchBlockNode;
 import org.objectweb.asm.tree.TypeInsnNode;
@@ -35,19 +38,56 @@ public final class CatchWatch implements BiFunction<String, byte[], byte[]> {
     private static final String OVERFLOW = "patchval/agent/Overflow";
 
     /**
-     * The method visitor {@code next} with the watch put in: the method is read whole (a
-     * MethodNode), the stores put in, and then passed on to {@code next}.
+     * The method visitor {@code next} with the watch put in. A method passes through as it is
+     * read until its first try-catch block (the class reader gives them before any
+     * instruction); from there its code is read whole, the stores put in, and the code passed
+     * on. Most methods have no handler and cost no copy.
      */
     static MethodVisitor wrap(MethodVisitor next, int acc, String name, String desc, String sig, String[] ex) {
         if (next == null) return null;
-        // (not `mv`: inside a MethodVisitor that names its own, null, delegate field)
-        return new MethodNode(Opcodes.ASM9, acc, name, desc, sig, ex) {
+        return new MethodVisitor(Opcodes.ASM9, next) {
+            private MethodNode code;
+
+            @Override
+            public void visitTryCatchBlock(Label start, Label end, Label handler, String type) {
+                if (code == null) {
+                    code = new MethodNode(Opcodes.ASM9, acc, name, desc, sig, ex);
+                    mv = code;
+                }
+                super.visitTryCatchBlock(start, end, handler, type);
+            }
+
             @Override
             public void visitEnd() {
-                watch(this);
-                accept(next);
+                if (code == null) {
+                    super.visitEnd();
+                    return;
+                }
+                watch(code);
+                passCode(code, next);
+                next.visitEnd();
             }
         };
+    }
+
+    /** What {@code MethodNode.accept} passes on after {@code visitCode}: the method's code. */
+    private static void passCode(MethodNode m, MethodVisitor next) {
+        for (int i = 0; i < m.tryCatchBlocks.size(); i++) {
+            m.tryCatchBlocks.get(i).updateIndex(i);
+            m.tryCatchBlocks.get(i).accept(next);
+        }
+        m.instructions.accept(next);
+        if (m.localVariables != null) {
+            for (LocalVariableNode v : m.localVariables) v.accept(next);
+        }
+        for (boolean visible : new boolean[] {true, false}) {
+            List<LocalVariableAnnotationNode> list =
+                visible ? m.visibleLocalVariableAnnotations : m.invisibleLocalVariableAnnotations;
+            if (list != null) {
+                for (LocalVariableAnnotationNode a : list) a.accept(next, visible);
+            }
+        }
+        next.visitMaxs(m.maxStack, m.maxLocals);
     }
 
     @Override

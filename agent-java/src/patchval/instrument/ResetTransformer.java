@@ -340,13 +340,14 @@ public final class ResetTransformer implements BiFunction<String, byte[], byte[]
                 n = "__pv$clinit";
                 acc = Opcodes.ACC_PRIVATE | Opcodes.ACC_STATIC | Opcodes.ACC_SYNTHETIC;
             }
-            MethodVisitor mv = CatchWatch.wrap(super.visitMethod(acc, n, desc, sig, ex), acc, n, desc, sig, ex);
+            MethodVisitor mv = super.visitMethod(acc, n, desc, sig, ex);
             if (mv == null) return null;
             boolean entry = !clinit && (n.equals("<init>") || (acc & Opcodes.ACC_STATIC) != 0);
             // Interfaces take the generated setters as static methods from Java 8 class files on.
             Map<String, String> set = iface && version < Opcodes.V1_8 ? null : setters;
-            return new Guards(mv, name, entry ? guardId(name) : -1, clinit, set, iface, clinit && self.sticky,
-                clinit && !self.resettable, version);
+            // The watch first: it sees the class file's handlers before Guards adds its own code.
+            return CatchWatch.wrap(new Guards(mv, name, entry ? guardId(name) : -1, clinit, set, iface, clinit && self.sticky,
+                clinit && !self.resettable, version), acc, n, desc, sig, ex);
         }
 
         @Override
