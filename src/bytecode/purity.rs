@@ -81,6 +81,9 @@ pub struct Purity {
     /// to call back that may read the call stack (`summary::summarise_handed`), sorted. Empty in
     /// a work dir written before it was kept: every handed object then counts.
     hand_free: Vec<String>,
+    /// The same for an object `new` made of exactly that class, sorted. Empty in a work dir
+    /// written before it was kept.
+    hand_free_made: Vec<String>,
     /// `(method name, arity, simple class name)`, sorted: such a call returns a primitive, so
     /// converting its result to a string calls no `toString()` of the class path.
     value_calls: Vec<(String, u16, String)>,
@@ -522,7 +525,7 @@ fn analyse(classes: &[ClassFile], jdk_types: &Supertypes) -> Purity {
     (p.stack_readers, p.stack_reader_params) = stack::split(stack::signatures(&g, &readers));
     p.stack_fresh = stack::summarise(&g, &fresh);
     (p.stack_free, p.value_calls) = summary::summarise_stack(&g, &readers);
-    p.hand_free = summary::summarise_handed(&g, &readers);
+    [p.hand_free, p.hand_free_made] = summary::summarise_handed(&g, &readers);
     p.stack_callbacks = readers[g.callbacks()];
     p.stack_held = readers[g.held()];
     p.stack_fn_callbacks = readers[g.fn_callbacks()];

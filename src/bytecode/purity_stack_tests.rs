@@ -302,6 +302,8 @@ fn a_handed_object_hands_nothing_when_no_override_of_its_type_reads_the_stack() 
         !p.hands_nothing("Base"),
         "a subclass's hashCode reads the stack"
     );
+    assert!(p.made_hands_nothing("Base"), "`new Base()` is no subclass");
+    assert!(!p.made_hands_nothing("Loud") && !p.made_hands_nothing("Bag"));
     assert!(
         !p.hands_nothing("Bag"),
         "JDK code holding a list calls its elements"

@@ -56,6 +56,12 @@ pub trait StackOracle {
         false
     }
 
+    /// The same for an object `new` made of exactly this class (no subclass can be it). By
+    /// default none is known to.
+    fn made_hands_nothing(&self, _ty: &str) -> bool {
+        false
+    }
+
     /// Whether a call of this name and arity on a receiver of this declared type returns a
     /// primitive. By default none is known to.
     fn returns_primitive(&self, _receiver: &str, _name: &str, _arity: usize) -> bool {
@@ -92,6 +98,10 @@ impl StackOracle for crate::bytecode::purity::Purity {
 
     fn hands_nothing(&self, ty: &str) -> bool {
         crate::bytecode::purity::Purity::hands_nothing(self, ty)
+    }
+
+    fn made_hands_nothing(&self, ty: &str) -> bool {
+        crate::bytecode::purity::Purity::made_hands_nothing(self, ty)
     }
 
     fn may_call_back_handed(
@@ -250,6 +260,7 @@ fn handed_args(src: &str, n: Node, names: &Names, oracle: &dyn StackOracle) -> O
         .named_children(&mut c)
         .map(|a| {
             matches!(a.kind(), "lambda_expression" | "method_reference")
+                || made_by_new(src, a).is_some_and(|ty| oracle.made_hands_nothing(ty))
                 || matches!(kind_of(src, a, names), Kind::Ref(ty) if oracle.hands_nothing(&ty))
         })
         .collect();
@@ -260,6 +271,20 @@ fn handed_args(src: &str, n: Node, names: &Names, oracle: &dyn StackOracle) -> O
         }
     }
     Some(out)
+}
+
+/// The simple name of the class a `new` expression makes an object of exactly, when it does:
+/// not an anonymous class (a class body), not a qualified or generic type (`new Box<>(..)`).
+fn made_by_new<'s>(src: &'s str, n: Node) -> Option<&'s str> {
+    if n.kind() != "object_creation_expression" {
+        return None;
+    }
+    let mut c = n.walk();
+    if n.named_children(&mut c).any(|k| k.kind() == "class_body") {
+        return None;
+    }
+    let ty = n.child_by_field_name("type")?;
+    (ty.kind() == "type_identifier").then(|| text(src, ty))
 }
 
 /// Whether `n` is (inside) the expression of a `throw` statement.

@@ -194,11 +194,16 @@ impl Purity {
     /// nothing to call back that may read the stack (`summary::summarise_handed`): a class of the
     /// class path, not generic, not an array.
     pub fn hands_nothing(&self, ty: &str) -> bool {
-        !ty.contains(['<', '[', '.'])
-            && self
-                .hand_free
-                .binary_search_by(|n| n.as_str().cmp(ty))
-                .is_ok()
+        Self::listed(&self.hand_free, ty)
+    }
+
+    /// The same for an object that `new` made of exactly the class of this simple name.
+    pub fn made_hands_nothing(&self, ty: &str) -> bool {
+        Self::listed(&self.hand_free_made, ty)
+    }
+
+    fn listed(list: &[String], ty: &str) -> bool {
+        !ty.contains(['<', '[', '.']) && list.binary_search_by(|n| n.as_str().cmp(ty)).is_ok()
     }
 
     /// A purity whose handed objects may read the stack, with these class-path class names
@@ -219,6 +224,7 @@ impl Purity {
     pub fn with_hand_free(mut self, names: &[&str]) -> Self {
         self.hand_free = names.iter().map(|n| n.to_string()).collect();
         self.hand_free.sort();
+        self.hand_free_made = self.hand_free.clone();
         self
     }
 

@@ -99,10 +99,10 @@ pub(super) fn summarise_stack(g: &Graph, readers: &[bool]) -> (ClassList, ClassL
 }
 
 /// JDK supertypes that give JDK code holding an object nothing more to call than the object's
-/// own overrides: an enum's `Enum` calls only `toString` of its constants' classes, which the
-/// overrides include. (Not `Record`: its generated `equals`, `hashCode` and `toString` call its
+/// own overrides: an enum's `Enum` calls only `toString` of its constants' classes, `Number`
+/// only the subclass's `intValue` and the like, which the overrides include. (Not `Record`: its generated `equals`, `hashCode` and `toString` call its
 /// components'.)
-const PLAIN_SUPERCLASSES: &[&str] = &["java/lang/Object", "java/lang/Enum"];
+const PLAIN_SUPERCLASSES: &[&str] = &["java/lang/Object", "java/lang/Enum", "java/lang/Number"];
 
 /// The simple names of the class-path classes whose objects JDK code may be handed without
 /// reaching a stack read: for the class and every class of the class path that may be of its
@@ -113,14 +113,16 @@ const PLAIN_SUPERCLASSES: &[&str] = &["java/lang/Object", "java/lang/Enum"];
 /// class path reads the stack, since serialization walks the fields). Not an interface (a lambda
 /// or a proxy may be one); with a subclass generator on the class path only a final class, and
 /// none with one that redefines classes; only a simple name every class of that name agrees on
-/// and that no JDK class has. Without the JDK's classes, none.
-pub(super) fn summarise_handed(g: &Graph, readers: &[bool]) -> Vec<String> {
+/// and that no JDK class has. Without the JDK's classes, none. Second, the same for an object
+/// that `new` made of exactly that class (`map.put(k, new Count(1))`): no subclass can be it,
+/// so only the class and its supertypes count, and a subclass generator does not.
+pub(super) fn summarise_handed(g: &Graph, readers: &[bool]) -> [Vec<String>; 2] {
     use super::classfile::ACC_INTERFACE;
     let Some(jdk_types) = g.jdk_types.filter(|t| !t.is_empty()) else {
-        return Vec::new();
+        return [Vec::new(), Vec::new()];
     };
     if g.openness == Openness::Redefines {
-        return Vec::new();
+        return [Vec::new(), Vec::new()];
     }
     // A subclass generator can stand in for any class that is not final.
     let sealed = |c: &classfile::ClassFile| {
@@ -176,17 +178,23 @@ pub(super) fn summarise_handed(g: &Graph, readers: &[bool]) -> Vec<String> {
             mark_supertypes(g, ci, &mut free, 0);
         }
     }
-    let mut by_simple: BTreeMap<&str, bool> = BTreeMap::new();
+    // `[any object of the type, an object that `new` made of exactly that class]`.
+    let mut by_simple: BTreeMap<&str, [bool; 2]> = BTreeMap::new();
     for (ci, c) in g.classes.iter().enumerate() {
         let simple = simple_name(&c.name);
-        let here = free[ci] && c.access & ACC_INTERFACE == 0 && sealed(c) && !skip.contains(simple);
-        *by_simple.entry(simple).or_insert(true) &= here;
+        let class = c.access & ACC_INTERFACE == 0 && !skip.contains(simple);
+        let here = [free[ci] && sealed(c), ok[ci] == Some(true)].map(|f| f && class);
+        let entry = by_simple.entry(simple).or_insert([true, true]);
+        entry[0] &= here[0];
+        entry[1] &= here[1];
     }
-    by_simple
-        .into_iter()
-        .filter(|(_, f)| *f)
-        .map(|(n, _)| n.to_string())
-        .collect()
+    [0, 1].map(|k| {
+        by_simple
+            .iter()
+            .filter(|(_, f)| f[k])
+            .map(|(n, _)| n.to_string())
+            .collect()
+    })
 }
 
 /// The class-path supertypes of class `ci` (superclass and interfaces).
