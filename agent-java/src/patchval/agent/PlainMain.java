@@ -51,7 +51,7 @@ public final class PlainMain {
             protocol.println(Util.line(Protocol.Plain.WARM, id));
             protocol.flush();
             long t = System.nanoTime();
-            String result = TestRunner.runTest(unpatched, id.substring(0, hash), id.substring(hash + 1));
+            String result = TestRunner.runTestPlain(unpatched, id.substring(0, hash), id.substring(hash + 1));
             long micros = (System.nanoTime() - t) / 1000;
             protocol.println(Util.line(Protocol.Plain.WARMED, id, micros, result));
             protocol.flush();
@@ -68,12 +68,12 @@ public final class PlainMain {
             long t = System.nanoTime();
             String result = injectedFailure
                 ? Util.line(Protocol.Result.FAIL, "java.lang.AssertionError", "injected by " + Protocol.Fault.ENV)
-                : TestRunner.runTest(classpath, cls, method);
+                : TestRunner.runTestPlain(classpath, cls, method);
             if (confirm && result.startsWith(Protocol.Result.FAIL)) {
                 protocol.println(Util.line(Protocol.Plain.START, id));
                 protocol.flush();
                 t = System.nanoTime();
-                String again = TestRunner.runTest(classpath, cls, method);
+                String again = TestRunner.runTestPlain(classpath, cls, method);
                 if (passed(again)) {
                     protocol.println(Util.line(Protocol.Plain.FLAKY, id, result));
                     result = again;
@@ -136,10 +136,10 @@ public final class PlainMain {
         for (int i = 0; i < Protocol.WallClock.ATTEMPTS; i++) {
             protocol.println(Util.line(Protocol.Plain.START, id));
             protocol.flush();
-            boolean unpatchedPassed = passed(TestRunner.runTest(unpatched, cls, method));
+            boolean unpatchedPassed = passed(TestRunner.runTestPlain(unpatched, cls, method));
             protocol.println(Util.line(Protocol.Plain.START, id));
             protocol.flush();
-            String again = TestRunner.runTest(classpath, cls, method);
+            String again = TestRunner.runTestPlain(classpath, cls, method);
             if (passed(again)) {
                 protocol.println(Util.line(Protocol.Plain.FLAKY, id, first));
                 return again;

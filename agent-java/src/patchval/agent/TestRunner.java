@@ -38,6 +38,7 @@ final class TestRunner {
         }
     }
 
+    /** One test in a fresh loader whose handlers mark a caught overflow (the worker's runs). */
     static String runTest(String[] classpath, String className, String methodName) {
         TestLoader loader;
         try {
@@ -48,6 +49,24 @@ final class TestRunner {
         try {
             Overflow.take();
             return watched(loader, runIn(loader, className, methodName));
+        } finally {
+            Util.closeQuietly(loader);
+        }
+    }
+
+    /**
+     * One test in a fresh loader that defines the class files as they are: the plain technique's
+     * runs (PlainMain), which run no woven code and should be nothing but the project's own.
+     */
+    static String runTestPlain(String[] classpath, String className, String methodName) {
+        URLClassLoader loader;
+        try {
+            loader = Util.newLoader(classpath);
+        } catch (Throwable t) {
+            return crashed(t);
+        }
+        try {
+            return runIn(loader, className, methodName);
         } finally {
             Util.closeQuietly(loader);
         }
