@@ -100,8 +100,8 @@ pub(super) fn summarise_stack(g: &Graph, readers: &[bool]) -> (ClassList, ClassL
 
 /// JDK supertypes that give JDK code holding an object nothing more to call than the object's
 /// own overrides: an enum's `Enum` calls only `toString` of its constants' classes, `Number`
-/// only the subclass's `intValue` and the like, which the overrides include. (Not `Record`: its generated `equals`, `hashCode` and `toString` call its
-/// components'.)
+/// only the subclass's `intValue` and the like, which the overrides include. (Not `Record`: its
+/// generated `equals`, `hashCode` and `toString` call its components'.)
 const PLAIN_SUPERCLASSES: &[&str] = &["java/lang/Object", "java/lang/Enum", "java/lang/Number"];
 
 /// The simple names of the class-path classes whose objects JDK code may be handed without
