@@ -121,7 +121,9 @@ for n in "${names[@]}"; do
     [ ${#top[@]} -eq 1 ] && [ -d "${top[0]}" ] || { echo "corpus.sh: $orig has no single top directory" >&2; exit 1; }
     mv "${top[0]}" "$dest"; rmdir "$dest.tmp"
   fi
-  rm -f "$cache/src"/*.orig.tar.* "$cache/src"/*.debian.tar.* # dpkg-source's links beside $dest
+  # dpkg-source's links beside $dest, and the temporary directories of an extract interrupted
+  # earlier (named after the tarball), which would fail a plain `rm -f`.
+  rm -rf "$cache/src"/*.orig.tar.* "$cache/src"/*.debian.tar.*
   if [ "$(field "$spec" ready)" = "False" ]; then
     echo "== $n: unpacked in $dest; not ready for patchval: $(field "$spec" blocked)" >&2
     continue
