@@ -4,7 +4,6 @@
 package patchval.agent;
 
 import java.lang.reflect.Method;
-import java.net.URLClassLoader;
 import java.util.List;
 import org.junit.runner.Description;
 import org.junit.runner.JUnitCore;
@@ -40,18 +39,7 @@ final class TestRunner {
 
     /** One test in a fresh loader whose handlers mark a caught overflow (the worker's runs). */
     static String runTest(String[] classpath, String className, String methodName) {
-        TestLoader loader;
-        try {
-            loader = Util.newWatchedLoader(classpath);
-        } catch (Throwable t) {
-            return crashed(t);
-        }
-        try {
-            Overflow.take();
-            return watched(loader, runIn(loader, className, methodName));
-        } finally {
-            Util.closeQuietly(loader);
-        }
+        return runFresh(classpath, className, methodName, true);
     }
 
     /**
@@ -59,14 +47,20 @@ final class TestRunner {
      * runs (PlainMain), which run no woven code and should be nothing but the project's own.
      */
     static String runTestPlain(String[] classpath, String className, String methodName) {
-        URLClassLoader loader;
+        return runFresh(classpath, className, methodName, false);
+    }
+
+    /** One test in a fresh loader, watched or not (an unwatched loader is never woven). */
+    private static String runFresh(String[] classpath, String className, String methodName, boolean watch) {
+        TestLoader loader;
         try {
-            loader = Util.newLoader(classpath);
+            loader = watch ? Util.newWatchedLoader(classpath) : Util.newLoader(classpath);
         } catch (Throwable t) {
             return crashed(t);
         }
         try {
-            return runIn(loader, className, methodName);
+            Overflow.take();
+            return watched(loader, runIn(loader, className, methodName));
         } finally {
             Util.closeQuietly(loader);
         }

@@ -52,7 +52,7 @@ final class Util {
     }
 
     /** Fresh class loader over the given entries (dirs or jars), parent = the agent's own loader (TestLoader). */
-    static URLClassLoader newLoader(String[] classpath) throws Exception {
+    static TestLoader newLoader(String[] classpath) throws Exception {
         return new TestLoader(urls(classpath), Agent.class.getClassLoader());
     }
 
