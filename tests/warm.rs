@@ -229,5 +229,31 @@ fn tables_fixture_keeps_only_pure_init_classes() {
     let (_tmp, project) = fixture("tables");
     let work = project.parent().unwrap().join("work");
     init(&project, &work);
+    // init's coverage pass keeps `Squares` too: the test that touches it second does not run
+    // its initialiser, and must still be recorded as executing what a fresh loader would run.
+    let text = std::fs::read_to_string(work.join("coverage.json")).expect("coverage.json");
+    let c: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let methods: Vec<&str> = c["methods"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect();
+    for m in [
+        "org/example/tables/Squares.<clinit>",
+        "org/example/tables/Squares.fill",
+    ] {
+        let id = methods.iter().position(|x| *x == m).expect(m) as u64;
+        for test in [
+            "org.example.tables.SquaresTest#threeIsNine",
+            "org.example.tables.SquaresTest#threeAndFour",
+        ] {
+            let ids = c["tests"][test].as_array().expect(test);
+            assert!(
+                ids.iter().any(|i| i.as_u64() == Some(id)),
+                "{test} must hit {m}: {text}"
+            );
+        }
+    }
     default_no_dedup_plain_give_expected(&project, &work);
 }

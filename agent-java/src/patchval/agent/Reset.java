@@ -84,6 +84,7 @@ public final class Reset {
                 pending = java.util.Arrays.copyOf(pending, size);
                 jvmDone = java.util.Arrays.copyOf(jvmDone, size);
                 pure = java.util.Arrays.copyOf(pure, size);
+                capture = java.util.Arrays.copyOf(capture, size);
             }
             return n;
         }
@@ -202,16 +203,46 @@ public final class Reset {
         synchronized (LOCK) {
             jvmDone[id] = true;
             inited[id] = gen;
+            if (pure[id] && covered(id)) capture[id] = Cov.beginInit();
         }
+    }
+
+    /** Last line of an instrumented {@code <clinit>} whose initialiser finished. */
+    public static void jvmInitDone(int id) {
+        Cov.Capture c = takeCapture(id);
+        if (c != null) Cov.endInit(c, id);
     }
 
     /** An instrumented {@code <clinit>} caught its initialiser's throwable. */
     public static void jvmInitFailed(Throwable t, int id) {
+        Cov.Capture c = takeCapture(id);
+        if (c != null) Cov.endInit(c, -1);
         synchronized (LOCK) {
             inited[id] = 0;
             failed[id] = gen;
             pending[id] = t;
         }
+    }
+
+    /**
+     * Per id: the coverage a pure-init class's first initialisation is making in init's coverage
+     * pass (Cov.beginInit), until it ends. Every later test that touches the class is given what
+     * the initialiser executed (Cov.replay), since a fresh loader would run it in that test.
+     */
+    private static Cov.Capture[] capture = new Cov.Capture[1024];
+
+    private static Cov.Capture takeCapture(int id) {
+        synchronized (LOCK) {
+            Cov.Capture c = capture[id];
+            capture[id] = null;
+            return c;
+        }
+    }
+
+    /** Whether class {@code id} belongs to a loader with coverage probes (init's coverage pass). */
+    private static boolean covered(int id) {
+        Entry e = entries.get(id);
+        return e != null && e.loader.covered() != null;
     }
 
     private static void slow(int id) {
@@ -238,9 +269,10 @@ public final class Reset {
                 if (failed[id] != g) return;
                 fail = pending[id];
                 if (!keepPending) pending[id] = null;
-            } else if (pure[id] && inited[id] > 0) {
+            } else if (pure[id] && inited[id] > 0 && (!covered(id) || Cov.replay(id))) {
                 // Initialised without failure in an earlier generation: its state is what a fresh
-                // loader's initialiser would build now.
+                // loader's initialiser would build now. In the coverage pass, the test is given
+                // what that initialiser executed (unless no record was made: it runs again then).
                 inited[id] = g;
                 return;
             } else {

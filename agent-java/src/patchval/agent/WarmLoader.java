@@ -34,6 +34,11 @@ final class WarmLoader extends TestLoader {
         this.transformer = newTransformer(this);
     }
 
+    /** The directory whose classes get coverage probes, or null. */
+    String covered() {
+        return covered;
+    }
+
     /** A warm loader over {@code classpath}, with the URLs and parent of {@link Util#newLoader}'s. */
     static WarmLoader over(String[] classpath) throws Exception {
         return over(classpath, null);
@@ -83,8 +88,8 @@ final class WarmLoader extends TestLoader {
         java.util.function.Predicate<String> probed = loader.covered == null ? null : loader::probed;
         java.util.function.ToIntFunction<String> probeIds = loader.covered == null ? null : Cov::idOf;
         java.util.function.ToIntFunction<String> lineIds = loader.covered == null ? null : Cov::lineIdOf;
-        // Coverage wants every initialiser's calls seen in every test: no class is kept then.
-        java.util.function.Consumer<String> pure = loader.covered == null ? n -> Reset.pure(loader, n) : null;
+        // In the coverage pass a kept class's initialiser is recorded once and replayed (Cov.replay).
+        java.util.function.Consumer<String> pure = n -> Reset.pure(loader, n);
         return (BiFunction<String, byte[], byte[]>) t
             .getConstructor(Function.class, BiFunction.class, java.util.function.BiConsumer.class,
                 java.util.function.Predicate.class, java.util.function.ToIntFunction.class,

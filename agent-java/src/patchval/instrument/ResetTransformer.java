@@ -432,7 +432,10 @@ public final class ResetTransformer implements BiFunction<String, byte[], byte[]
             mv.visitEnd();
         }
 
-        /** {@code <clinit>}: Reset.jvmInit(id); try { __pv$clinit(); } catch (Throwable t) { Reset.jvmInitFailed(t, id); } */
+        /**
+         * {@code <clinit>}: Reset.jvmInit(id); try { __pv$clinit(); } catch (Throwable t) {
+         * Reset.jvmInitFailed(t, id); return; } Reset.jvmInitDone(id);
+         */
         private void emitClinit(int id) {
             MethodVisitor mv = cv.visitMethod(Opcodes.ACC_STATIC, "<clinit>", "()V", null, null);
             mv.visitCode();
@@ -445,6 +448,8 @@ public final class ResetTransformer implements BiFunction<String, byte[], byte[]
             mv.visitLabel(start);
             mv.visitMethodInsn(Opcodes.INVOKESTATIC, name, "__pv$clinit", "()V", false);
             mv.visitLabel(end);
+            push(mv, id);
+            mv.visitMethodInsn(Opcodes.INVOKESTATIC, RESET, "jvmInitDone", "(I)V", false);
             mv.visitInsn(Opcodes.RETURN);
             mv.visitLabel(handler);
             if (version >= Opcodes.V1_6) {
