@@ -88,7 +88,6 @@ pub fn run(
                 workers,
                 &ids,
                 |id| id.class.as_str(),
-                |_| 1.0,
                 |index, worker, _: &mut (), id| {
                     bar.inc(1);
                     (

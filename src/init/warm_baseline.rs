@@ -72,7 +72,6 @@ pub(super) fn warm_first(
         workers,
         ids,
         |id| id.class.as_str(),
-        |_| 1.0,
         |index, worker, records: &mut PerJvm, id| {
             bar.inc(1);
             (
@@ -246,7 +245,6 @@ pub(super) fn mark_warm(
         workers,
         tests,
         |t| t.id.class.as_str(),
-        |t| t.millis,
         |_, worker, records: &mut PerJvm, t| {
             let timeout = Duration::from_millis(t.timeout_ms);
             match covered_run(worker, run_one, records, &t.id, timeout, main) {
