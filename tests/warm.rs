@@ -52,6 +52,19 @@ fn statics_fixture_warm_equals_fresh_and_needs_the_reset() {
     }
 }
 
+/// `WORK/coverage.json`: its text, its JSON and its method names (by id).
+fn coverage(work: &std::path::Path) -> (String, serde_json::Value, Vec<String>) {
+    let text = std::fs::read_to_string(work.join("coverage.json")).expect("coverage.json");
+    let c: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let methods = c["methods"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap().to_string())
+        .collect();
+    (text, c, methods)
+}
+
 /// The coverage init records in the warm pass (`WORK/coverage.json`, docs/selection.md): what an enum's initialiser runs, the initialiser included, counts for every test
 /// (the warm loader runs it for the first test only); a method of a reset class is recorded for
 /// exactly the tests that call it.
@@ -60,14 +73,7 @@ fn statics_coverage_marks_enum_initialisers_global() {
     let (_tmp, project) = fixture("statics");
     let work = project.parent().unwrap().join("work");
     init(&project, &work);
-    let text = std::fs::read_to_string(work.join("coverage.json")).expect("coverage.json");
-    let c: serde_json::Value = serde_json::from_str(&text).unwrap();
-    let methods: Vec<&str> = c["methods"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| m.as_str().unwrap())
-        .collect();
+    let (text, c, methods) = coverage(&work);
     let id = |m: &str| {
         methods
             .iter()
@@ -231,14 +237,7 @@ fn tables_fixture_keeps_only_pure_init_classes() {
     init(&project, &work);
     // init's coverage pass keeps `Squares` too: the test that touches it second does not run
     // its initialiser, and must still be recorded as executing what a fresh loader would run.
-    let text = std::fs::read_to_string(work.join("coverage.json")).expect("coverage.json");
-    let c: serde_json::Value = serde_json::from_str(&text).unwrap();
-    let methods: Vec<&str> = c["methods"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| m.as_str().unwrap())
-        .collect();
+    let (text, c, methods) = coverage(&work);
     for m in [
         "org/example/tables/Squares.<clinit>",
         "org/example/tables/Squares.fill",
