@@ -7,10 +7,10 @@ use crate::pool::Worker;
 /// Runs `run` on every item over the workers. The test classes (the items of one class are
 /// contiguous) are cut into one contiguous run of classes per worker, of about equal numbers of
 /// items; a worker runs its classes in order, and one that runs out takes over the second half
-/// of the longest run left to another worker. So each worker runs whole classes in their order,
-/// every class after the ones it ran before (a test is timed after some of the tests before it,
-/// as in run's single-worker order), and no worker waits while another still has several
-/// classes to go. Each thread keeps a state of its own, and `run` is told the worker's index.
+/// of the longest run left to another worker. So each worker runs whole classes, a class's items
+/// in their order, and no worker waits while another still has several classes to go (a worker
+/// may then run earlier classes after later ones: docs/init.md says why no verdict depends on
+/// the order). Each thread keeps a state of its own, and `run` is told the worker's index.
 /// Returns the results in item order and the states in worker order.
 pub fn spread<T, R, S>(
     workers: &mut [Worker],
