@@ -156,10 +156,11 @@ mod tests {
         assert!(class_runs(&items[..0], &|t: &(&str, usize)| t.0).is_empty());
     }
 
-    /// Every class is taken once; each worker's classes come in increasing order; a worker that
-    /// ran out takes over the back half of the longest run left.
+    /// Every class is taken once, whatever the number of workers. With worker 0 the fastest, it
+    /// only takes over runs after its own, so each worker's classes come in increasing order here
+    /// (when a later worker is faster, it can take over earlier classes: docs/init.md).
     #[test]
-    fn shares_take_every_class_once_in_order_per_worker() {
+    fn shares_take_every_class_once() {
         let items = items();
         let runs = class_runs(&items, &|t: &(&str, usize)| t.0);
         let mut shares = Shares::new(&runs, 2);
