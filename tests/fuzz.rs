@@ -59,6 +59,19 @@ fn fuzz(name: &str, seed: u64, locations: usize, patches: usize) -> (serde_json:
     }
     // The fuzzer's runs stay out of the user's work dir.
     assert!(!work.join("result.jsonl").exists());
+    // Its default and `--no-dedup` runs select tests by init's coverage, as a user's `run` does
+    // (so the comparison with plain checks the selection too).
+    let results = std::fs::read_to_string(out_dir.join("work/result.jsonl")).unwrap();
+    let accelerated: Vec<serde_json::Value> = results
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|r| r["technique"] != "plain")
+        .collect();
+    assert!(!accelerated.is_empty(), "{results}");
+    for r in &accelerated {
+        let why = r["extra"]["all_tests_because"].as_str().unwrap_or("");
+        assert!(!why.starts_with("no coverage"), "{name}: {r}");
+    }
     (summary, stdout)
 }
 

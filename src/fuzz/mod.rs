@@ -71,8 +71,9 @@ fn patterns(globs: &[String], what: &str) -> anyhow::Result<Vec<glob::Pattern>> 
 }
 
 /// The work dir the fuzzer validates in, `OUT/work`: the given one's state (without the tests
-/// that fail on the unpatched program unless `keep_failing`) and links to its compiled classes,
-/// so the fuzzer's results, logs and worker copies never mix with the user's.
+/// that fail on the unpatched program unless `keep_failing`), its coverage record and links to
+/// its compiled classes, so the fuzzer's results, logs and worker copies never mix with the
+/// user's.
 pub fn fuzz_workdir(
     wd: &WorkDir,
     out: &Path,
@@ -112,6 +113,18 @@ pub fn fuzz_workdir(
     }
     fw.save(&state)
         .with_context(|| fw.state().display().to_string())?;
+    // Init's coverage comes along, so the default technique selects tests as it does in a
+    // user's `run` (and the comparison with plain checks the selection too); without it every
+    // patch ran every test. Entries of the tests left out above are never looked up.
+    if wd.coverage().is_file() {
+        std::fs::copy(wd.coverage(), fw.coverage()).with_context(|| {
+            format!(
+                "copying {} to {}",
+                wd.coverage().display(),
+                fw.coverage().display()
+            )
+        })?;
+    }
     if !keep_failing && dropped > 0 {
         tracing::info!("left out {dropped} tests failing on the unpatched program");
     }
