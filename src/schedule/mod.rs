@@ -122,6 +122,13 @@ fn selector(phase: Phase, p: usize) -> i32 {
     }
 }
 
+/// Whether a `T` of this mode is decided again on its own, so that confirming it first is waste:
+/// woven code's timeouts are (`technique::schemata`, the plainly patched file without the stub),
+/// but not under `--matrix`, where a timeout after the first failure stays in the patch's runs.
+pub fn timeout_decided_later(mode: Mode) -> bool {
+    mode.phase == Phase::Execute && !mode.matrix
+}
+
 /// One execution of a test, the patches it decided (a tree round decides a whole class) and its
 /// wall time.
 type Decided = (Vec<usize>, TestResult, Duration);
@@ -134,7 +141,10 @@ type Decided = (Vec<usize>, TestResult, Duration);
 /// sampled). When it times out again the timeout counts for every patch of the execution; else
 /// the first timeout was the machine's (`extra.slow`), the rerun's result stands for the first
 /// patch, and the execution's other patches (a tree class, which was cut short) get rounds of their
-/// own, confirmed the same way.
+/// own, confirmed the same way. Not for one patch's own round of woven code outside `--matrix`
+/// ([`timeout_decided_later`]): its `T` is decided again with the plainly patched file, whose
+/// timeout is confirmed there; confirming it here too cost up to four times the test's timeout
+/// more per looping patch on a busy machine, and could only have sent the patch on all the same.
 ///
 /// A test that passed on the unpatched program and fails in an execution runs once more, for the
 /// first patch that execution decided: when it passes then, the test is flaky for that patch (an
@@ -155,10 +165,11 @@ fn confirm_failures(
     worker: &mut Worker,
     classpath: &[String],
     test: &TestRecord,
-    phase: Phase,
+    mode: Mode,
     results: Vec<Decided>,
     telemetry: &mut Telemetry,
 ) -> Vec<Decided> {
+    let phase = mode.phase;
     let mut repeated: Vec<TestResult> = Vec::new();
     let mut confirmed = Vec::with_capacity(results.len());
     // Measured at the first timeout of this test, then shared by its other timeouts.
@@ -169,6 +180,10 @@ fn confirm_failures(
             confirmed.push((patches, result, took));
             continue;
         };
+        if result == TestResult::Timeout && patches.len() == 1 && timeout_decided_later(mode) {
+            confirmed.push((patches, result, took));
+            continue;
+        }
         if result == TestResult::Timeout {
             let unpatched = crate::workdir::without_overlay(classpath);
             let measured =
@@ -432,7 +447,7 @@ pub fn execute(
                 run_one(worker, classpath, test, selector(phase, p), &mut telemetry);
             results.push((vec![p], result, took));
         }
-        let results = confirm_failures(worker, classpath, test, phase, results, &mut telemetry);
+        let results = confirm_failures(worker, classpath, test, mode, results, &mut telemetry);
         for (decided, result, took) in results {
             let failed = crate::rules::failure(&result, test, phase);
             let mut run = TestRun::new(

@@ -148,12 +148,17 @@ impl<'s> SetValidation<'s> {
         let (mut done, telemetry) =
             execute_shared(worker, ctx.board, cp, tests, patches, tree, mode);
         self.absorb(&telemetry);
+        // Woven code's `T` is decided again with the plainly patched file (`schemata`), over
+        // every test there if need be: running it over every test here first would only add a
+        // timeout.
         let again: Vec<usize> = patches
             .iter()
             .copied()
             .filter(|i| {
-                done.get(i)
-                    .is_some_and(|o| self.selection.must_redo(o, ctx.tests))
+                done.get(i).is_some_and(|o| {
+                    !(phase == Phase::Execute && o.verdict == Verdict::Timeout)
+                        && self.selection.must_redo(o, ctx.tests)
+                })
             })
             .collect();
         if again.is_empty() {
