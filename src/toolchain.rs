@@ -128,7 +128,8 @@ pub fn join_path<P: AsRef<Path>>(parts: impl IntoIterator<Item = P>) -> String {
 
 /// Default JVM options for workers and plain runs; the project's own options come after them
 /// (and win, for `-X`/`-D` options). The `--add-opens` let old code and old test libraries
-/// reflect into `java.base` on JDK 17 as they did on JDK 8.
+/// reflect into `java.base` on JDK 17 as they did on JDK 8, and the agent reach the JDK's
+/// rendering-hint key registry (agent `HintKeys`).
 pub fn default_jvm_options() -> Vec<String> {
     let mut v: Vec<String> = [
         "-Xss8m",
@@ -154,6 +155,8 @@ pub fn default_jvm_options() -> Vec<String> {
     ] {
         v.push(format!("--add-opens=java.base/{package}=ALL-UNNAMED"));
     }
+    // The agent's `HintKeys` reads the JDK's registry of rendering-hint keys.
+    v.push("--add-opens=java.desktop/java.awt=ALL-UNNAMED".to_string());
     // The warm loader's instrumenter loads ASM from here (agent `WarmLoader`).
     v.push(format!(
         "-D{}={}",

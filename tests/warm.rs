@@ -256,3 +256,25 @@ fn tables_fixture_keeps_only_pure_init_classes() {
     }
     default_no_dedup_plain_give_expected(&project, &work);
 }
+
+/// testdata/hintkeys: `Chart`'s static initialiser makes a `RenderingHints.Key`, and every test
+/// keeps its key alive in the global logger. The JDK refuses a second live key of the same class,
+/// so the warm loader's reset (which runs the initialiser again in the same class) threw in every
+/// test after the first, and `init` kept both classes on fresh loaders (JFreeChart: 68 of 359 test
+/// classes, a few tests left out as flaky). The agent's `HintKeys` forgets an earlier test's keys:
+/// every test passes warm, and the verdicts stay plain's.
+#[test]
+fn hint_keys_fixture_runs_warm() {
+    let (_tmp, project) = fixture("hintkeys");
+    let work = project.parent().unwrap().join("work");
+    init(&project, &work);
+    let tests = state_warm(&work);
+    assert_eq!(tests.len(), 6, "{tests:?}");
+    for (id, passed, warm) in &tests {
+        assert!(*passed && *warm, "{id}: passed {passed}, warm {warm}");
+    }
+    default_no_dedup_plain_give_expected(&project, &work);
+    let (code, out) = warm_check("hintkeys", &[]);
+    assert_eq!(code, Some(ExitCode::Ok.code()), "{out}");
+    assert!(out.contains("tests 6, differing 0"), "{out}");
+}

@@ -1,7 +1,8 @@
 // patchval agent: Globals owns the JVM-wide state that a class loader does not scope and the JDK lets
 // us put back — system properties, the default Locale (and its DISPLAY and FORMAT categories), the
 // default TimeZone — saved before every test run and restored after it, in every technique (baseline,
-// plain, schemata), so that no test sees what an earlier one left there.
+// plain, schemata), so that no test sees what an earlier one left there; and the rendering-hint
+// keys an earlier test's classes registered (HintKeys).
 package patchval.agent;
 
 import java.util.ArrayList;
@@ -59,5 +60,6 @@ final class Globals {
                 object.put(e.getKey(), e.getValue());
             }
         }
+        HintKeys.forgetTestLoaders();
     }
 }
