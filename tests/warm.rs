@@ -278,3 +278,24 @@ fn hint_keys_fixture_runs_warm() {
     assert_eq!(code, Some(ExitCode::Ok.code()), "{out}");
     assert!(out.contains("tests 6, differing 0"), "{out}");
 }
+
+/// testdata/kept: `Token`'s constants hold final `char[]`/`byte[]` (as jackson-core's `JsonToken`),
+/// which made the enum sticky: the worker dropped the warm loader after every test that used it.
+/// Now its initialiser's values are compared after each test (agent `Kept`), and the loader goes
+/// only when they changed: after `PairTest#bothSeen` (`Right`'s initialiser writes `Left`'s field)
+/// and `TokenTest#firstScribbles` (writes a token's characters). Without the comparison,
+/// `leftAlone` and `thenIntact` fail warm.
+#[test]
+fn kept_fixture_keeps_enums_warm_until_their_state_changes() {
+    let (code, out) = warm_check("kept", &[]);
+    assert_eq!(code, Some(ExitCode::Ok.code()), "{out}");
+    assert!(out.contains("tests 8, differing 0"), "{out}");
+    assert!(
+        out.contains("warm loaders: 3 made; enums and interfaces kept: 1: org.example.kept.Token"),
+        "{out}"
+    );
+    let (_tmp, project) = fixture("kept");
+    let work = project.parent().unwrap().join("work");
+    init(&project, &work);
+    default_no_dedup_plain_give_expected(&project, &work);
+}

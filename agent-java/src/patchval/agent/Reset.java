@@ -178,19 +178,24 @@ public final class Reset {
         return was;
     }
 
-    /** Whether a sticky class (ResetTransformer) was initialised since {@link #takeSticky}. */
-    private static volatile boolean sticky;
+    /**
+     * Sticky classes (ResetTransformer) initialised since {@link #takeSticky}, less those Kept kept.
+     */
+    private static final java.util.concurrent.atomic.AtomicInteger sticky = new java.util.concurrent.atomic.AtomicInteger();
 
     /** First call in the initialiser of an enum or interface whose state Reset cannot put back. */
     public static void sticky() {
-        sticky = true;
+        sticky.incrementAndGet();
     }
 
-    /** Whether a sticky class was initialised since the last call; clears the mark. */
+    /** A sticky class's initialiser ended and Kept keeps the class: it no longer counts. */
+    static void unstick() {
+        sticky.updateAndGet(n -> n > 0 ? n - 1 : 0);
+    }
+
+    /** Whether a sticky class was initialised (and not kept) since the last call; clears the mark. */
     static boolean takeSticky() {
-        boolean was = sticky;
-        sticky = false;
-        return was;
+        return sticky.getAndSet(0) > 0;
     }
 
     /** Called by instrumented code wherever the JVM would initialise class {@code id}. */

@@ -84,6 +84,8 @@ final class TestRunner {
 
     /** The warm loader of the last {@link #runTestWarm}, its class path, overlay marks and covered directory. */
     private static WarmLoader warm;
+    /** Warm loaders made so far (warm-check's summary: a sticky class costs one more). */
+    static int warmLoadersMade;
     private static String[] warmPath;
     private static String warmMarks;
     private static String warmCovered;
@@ -110,6 +112,11 @@ final class TestRunner {
         return lines.toArray(new String[0]);
     }
 
+    /** The enums and interfaces the present warm loader keeps (Kept), sorted; none without one. */
+    static List<String> keptNames() {
+        return warm == null ? List.of() : warm.keptNames();
+    }
+
     /** With {@code reset} false, the static state of earlier tests stays (for checking the check). */
     static String runTestWarm(String[] classpath, String className, String methodName, boolean reset, String covered) {
         try {
@@ -122,6 +129,7 @@ final class TestRunner {
                 }
                 warm = null;
                 warm = WarmLoader.over(classpath, covered);
+                warmLoadersMade++;
                 warmPath = classpath.clone();
                 warmMarks = marks;
                 warmCovered = covered;
@@ -134,13 +142,14 @@ final class TestRunner {
         Reset.takePatchedInInit();
         Overflow.take();
         String result = watched(warm, runIn(warm, className, methodName));
-        boolean sticky = Reset.takeSticky() | Reset.takePatchedInInit();
+        boolean sticky = Reset.takeSticky() | Reset.takePatchedInInit() | warm.keptChanged();
         if (reset && (sticky || leftBehind())) {
             // The test initialised an enum or interface whose state no reset puts back (or whose
-            // initialiser ran a patched location, so its state belongs to this round's patch),
-            // or a thread it started still runs code of the warm loader's classes (it could write
-            // the static state the next test starts from). The next test gets a new warm loader,
-            // in which that class is initialised afresh and which that thread cannot reach.
+            // initialiser ran a patched location, so its state belongs to this round's patch; or
+            // it changed a kept one's: Kept), or a thread it started still runs code of the warm
+            // loader's classes (it could write the static state the next test starts from). The
+            // next test gets a new warm loader, in which that class is initialised afresh and
+            // which that thread cannot reach.
             Reset.forget(warm);
             Util.closeQuietly(warm);
             warm = null;

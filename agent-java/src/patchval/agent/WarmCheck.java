@@ -62,6 +62,9 @@ public final class WarmCheck {
         List<String> kept = Reset.pureNames();
         out.printf("initialised once (pure-init): %d classes%s%n", kept.size(),
             kept.isEmpty() ? "" : ": " + String.join(" ", kept));
+        List<String> enums = TestRunner.keptNames();
+        out.printf("warm loaders: %d made; enums and interfaces kept: %d%s%n", TestRunner.warmLoadersMade, enums.size(),
+            enums.isEmpty() ? "" : ": " + String.join(" ", enums));
         out.flush();
         ExitGuard.halt(diffs == 0 ? Protocol.WarmCheck.EXIT_SAME : Protocol.WarmCheck.EXIT_DIFFER);
     }

@@ -34,6 +34,32 @@ final class WarmLoader extends TestLoader {
         this.transformer = newTransformer(this);
     }
 
+    /** The snapshots of the enums and interfaces this loader keeps (Kept). */
+    private final java.util.List<Kept.Snapshot> kept = new java.util.ArrayList<>();
+
+    void keep(Kept.Snapshot s) {
+        synchronized (kept) {
+            kept.add(s);
+        }
+    }
+
+    /** The kept classes' names, sorted (warm-check's summary). */
+    java.util.List<String> keptNames() {
+        java.util.List<String> out = new java.util.ArrayList<>();
+        synchronized (kept) {
+            for (Kept.Snapshot s : kept) out.add(s.name);
+        }
+        java.util.Collections.sort(out);
+        return out;
+    }
+
+    /** Whether a kept class's fields changed since their initialiser ended (the loader must go). */
+    boolean keptChanged() {
+        synchronized (kept) {
+            return Kept.changed(kept);
+        }
+    }
+
     /** The directory whose classes get coverage probes, or null. */
     String covered() {
         return covered;

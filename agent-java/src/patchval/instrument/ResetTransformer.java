@@ -35,7 +35,9 @@ import org.objectweb.asm.Type;
  * An enum or interface that can hold mutable state — a field that is not final, or one of an
  * array, {@code java.util} or string-builder type (other than an enum's own synthetic
  * {@code $VALUES}) — is <em>sticky</em>: it cannot be reset, and its {@code <clinit>} starts with
- * {@code Reset.sticky()}, after which the worker drops the warm loader at the end of the test.
+ * {@code Reset.sticky()}, after which the worker drops the warm loader at the end of the test;
+ * unless its initialiser, which ends with {@code Kept.kept}, left values that can be compared and the
+ * test changed none of them (patchval.agent.Kept).
  * Every exception handler marks a caught StackOverflowError ({@link CatchWatch}).
  * And every class gets {@code Reset.touch(id)} before each {@code getstatic}/{@code putstatic} of
  * a field declared by a resettable class and on entry to the static methods and constructors of
@@ -64,6 +66,11 @@ public final class ResetTransformer implements BiFunction<String, byte[], byte[]
         boolean resettable;
         /** An enum or interface whose static state Reset cannot put back (see the class comment). */
         boolean sticky;
+        /**
+         * Sticky for its fields alone (an enum or interface): its initialiser ends with
+         * {@code Kept.kept}, which may find the values comparable and keep the class.
+         */
+        boolean keepable;
         /** Declared fields as name + " " + descriptor. */
         final List<String> fields = new ArrayList<>();
     }
@@ -198,6 +205,7 @@ public final class ResetTransformer implements BiFunction<String, byte[], byte[]
         i.resettable = plainClass && (state[0] || state[1]);
         i.sticky = (access[0] & (Opcodes.ACC_INTERFACE | Opcodes.ACC_ENUM)) != 0
             && (access[0] & Opcodes.ACC_ANNOTATION) == 0 && state[2];
+        i.keepable = i.sticky;
         if (i.resettable && StackReads.reaches(own, "<clinit>()V", READS)) {
             // Re-run as __pv$clinit, its initialiser would see that frame where the JVM's run
             // shows <clinit>: the JVM runs it, once per warm loader.
@@ -347,7 +355,7 @@ public final class ResetTransformer implements BiFunction<String, byte[], byte[]
             Map<String, String> set = iface && version < Opcodes.V1_8 ? null : setters;
             // The watch first: it sees the class file's handlers before Guards adds its own code.
             return CatchWatch.wrap(new Guards(mv, name, entry ? guardId(name) : -1, clinit, set, iface, clinit && self.sticky,
-                clinit && !self.resettable, version), acc, n, desc, sig, ex);
+                clinit && !self.resettable, clinit && self.keepable && version >= Opcodes.V1_5, version), acc, n, desc, sig, ex);
         }
 
         @Override
@@ -479,11 +487,13 @@ public final class ResetTransformer implements BiFunction<String, byte[], byte[]
          * exception that leaves it, added last so the initialiser's own handlers come first).
          */
         private final boolean marks;
+        /** The initialiser of a keepable class (Info.keepable): calls Kept.kept before each return. */
+        private final boolean keepable;
         private final int version;
         private final Label start = new Label();
 
         Guards(MethodVisitor mv, String self, int entryId, boolean clinit, Map<String, String> setters,
-               boolean selfInterface, boolean sticky, boolean marks, int version) {
+               boolean selfInterface, boolean sticky, boolean marks, boolean keepable, int version) {
             super(Opcodes.ASM9, mv);
             this.self = self;
             this.entryId = entryId;
@@ -492,6 +502,7 @@ public final class ResetTransformer implements BiFunction<String, byte[], byte[]
             this.selfInterface = selfInterface;
             this.sticky = sticky;
             this.marks = marks;
+            this.keepable = keepable;
             this.version = version;
         }
 
@@ -508,6 +519,10 @@ public final class ResetTransformer implements BiFunction<String, byte[], byte[]
 
         @Override
         public void visitInsn(int op) {
+            if (keepable && op == Opcodes.RETURN) {
+                mv.visitLdcInsn(Type.getObjectType(self));
+                mv.visitMethodInsn(Opcodes.INVOKESTATIC, "patchval/agent/Kept", "kept", "(Ljava/lang/Class;)V", false);
+            }
             if (marks && op == Opcodes.RETURN) mv.visitMethodInsn(Opcodes.INVOKESTATIC, RESET, "exitInit", "()V", false);
             super.visitInsn(op);
         }
