@@ -158,12 +158,46 @@ public final class Reset {
     /** Whether a patched location was reached while such an initialiser ran, since {@link #takePatchedInInit}. */
     private static volatile boolean patchedInInit;
 
+    /**
+     * Touches of resettable classes (not pure-init) while such an initialiser ran: its state may
+     * then hold or feed what the reset puts back in every test, so Kept does not keep its class.
+     */
+    private static volatile int initTouches;
+    /** Per thread, {@link #initTouches} at the start of each initialiser running now: [0] the count. */
+    private static final ThreadLocal<int[]> initStarts = ThreadLocal.withInitial(() -> new int[9]);
+
+    /**
+     * {@link #initDepth} as a plain field, for the guards' fast path: the thread that runs an
+     * initialiser sees its own writes, and a touch by another thread is no part of that initialiser.
+     */
+    private static int inInit;
+
     public static synchronized void enterInit() {
         initDepth++;
+        inInit = initDepth;
+        int[] st = initStarts.get();
+        if (st[0] + 1 >= st.length) {
+            st = java.util.Arrays.copyOf(st, st.length * 2);
+            initStarts.set(st);
+        }
+        st[++st[0]] = initTouches;
     }
 
     public static synchronized void exitInit() {
         if (initDepth > 0) initDepth--;
+        inInit = initDepth;
+        int[] st = initStarts.get();
+        if (st[0] > 0) st[0]--;
+    }
+
+    /** Whether the innermost initialiser the thread runs touched a resettable class (Kept). */
+    static boolean initTouchedResettable() {
+        int[] st = initStarts.get();
+        return st[0] == 0 || st[st[0]] != initTouches;
+    }
+
+    private static void touchedInInit(int id) {
+        if (!pure[id]) initTouches++;
     }
 
     /** At a patched location (Rt.choose): the state an enum or interface keeps may now depend on the patch. */
@@ -201,10 +235,12 @@ public final class Reset {
     /** Called by instrumented code wherever the JVM would initialise class {@code id}. */
     public static void touch(int id) {
         if (inited[id] != gen) slow(id);
+        else if (inInit > 0) touchedInInit(id);
     }
 
     /** First line of an instrumented {@code <clinit>}: the JVM initialises class {@code id}. */
     public static void jvmInit(int id) {
+        if (initDepth > 0) touchedInInit(id);
         synchronized (LOCK) {
             jvmDone[id] = true;
             inited[id] = gen;
@@ -251,6 +287,7 @@ public final class Reset {
     }
 
     private static void slow(int id) {
+        if (initDepth > 0) touchedInInit(id);
         Throwable fail;
         synchronized (LOCK) {
             int g = gen;
