@@ -135,7 +135,7 @@ public final class Kept {
         return new Snapshot(c.getName(), slots);
     }
 
-    /** Adds the slot of {@code f} when it may hold mutable state; false when its value cannot be put back. */
+    /** Adds the slot of {@code f} when it may hold mutable state; false when its value cannot be compared. */
     private static boolean slot(Field f, Object owner, List<Slot> slots) throws ReflectiveOperationException {
         if (!mayHoldState(f)) return true;
         f.setAccessible(true);
