@@ -30,7 +30,8 @@ import java.util.Objects;
  * object, a nested array) leaves the class sticky, and so does an initialiser that touched a
  * resettable class that is not pure-init ({@link Reset#initTouchedResettable}): jsoup's
  * {@code EscapeMode} fills {@code Entities.multipoints}, which the reset empties before every
- * test, where a fresh loader fills it again by initialising the enum.
+ * test, where a fresh loader fills it again by initialising the enum ({@link Reset#exitInit} then
+ * makes any such enum or interface sticky, one that never looked sticky included).
  */
 public final class Kept {
     private Kept() {}

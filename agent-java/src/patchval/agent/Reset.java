@@ -183,7 +183,29 @@ public final class Reset {
         st[++st[0]] = initTouches;
     }
 
+    /**
+     * Last call of an enum's or interface's initialiser that returns. One that touched a resettable
+     * class (not pure-init) counts as sticky, as Kept refuses to keep it: the reset puts that class
+     * back before every later test, where a fresh loader would run this initialiser again and
+     * write it again (jsoup's {@code EscapeMode} fills {@code Entities.multipoints}; testdata/kept's
+     * {@code Shade}, whose fields alone would not make it sticky, fills {@code Palette}).
+     */
     public static synchronized void exitInit() {
+        if (initTouchedResettable()) sticky();
+        pop();
+    }
+
+    /**
+     * In the handler that a thrown initialiser of an enum or interface leaves through: the JVM
+     * marks the class erroneous for the life of the loader, so a later test would get
+     * NoClassDefFoundError where a fresh loader runs the initialiser again (and throws as it did).
+     */
+    public static synchronized void exitInitFailed() {
+        sticky();
+        pop();
+    }
+
+    private static void pop() {
         if (initDepth > 0) initDepth--;
         inInit = initDepth;
         int[] st = initStarts.get();

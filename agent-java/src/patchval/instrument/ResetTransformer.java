@@ -37,7 +37,8 @@ import org.objectweb.asm.Type;
  * {@code $VALUES}) — is <em>sticky</em>: it cannot be reset, and its {@code <clinit>} starts with
  * {@code Reset.sticky()}, after which the worker drops the warm loader at the end of the test;
  * unless its initialiser, which ends with {@code Kept.kept}, left values that can be compared and the
- * test changed none of them (patchval.agent.Kept).
+ * test changed none of them (patchval.agent.Kept). Any enum's or interface's initialiser that touched a
+ * resettable class, or threw, makes it sticky at its end (Reset.exitInit, Reset.exitInitFailed).
  * Every exception handler marks a caught StackOverflowError ({@link CatchWatch}).
  * And every class gets {@code Reset.touch(id)} before each {@code getstatic}/{@code putstatic} of
  * a field declared by a resettable class and on entry to the static methods and constructors of
@@ -538,7 +539,7 @@ public final class ResetTransformer implements BiFunction<String, byte[], byte[]
                 if (version >= Opcodes.V1_6) {
                     mv.visitFrame(Opcodes.F_FULL, 0, new Object[0], 1, new Object[] {"java/lang/Throwable"});
                 }
-                mv.visitMethodInsn(Opcodes.INVOKESTATIC, RESET, "exitInit", "()V", false);
+                mv.visitMethodInsn(Opcodes.INVOKESTATIC, RESET, "exitInitFailed", "()V", false);
                 mv.visitInsn(Opcodes.ATHROW);
             }
             super.visitMaxs(maxStack, maxLocals);
