@@ -58,23 +58,7 @@ public final class ResetTransformer implements BiFunction<String, byte[], byte[]
     private final java.util.function.ToIntFunction<String> probeIds;
     private final java.util.function.ToIntFunction<String> lineIds;
     private final java.util.function.Consumer<String> pure;
-    private final Map<String, Info> infos = new HashMap<>();
-
-    /** What a class's header says, enough to resolve fields and decide resettability. */
-    private static final class Info {
-        String superName;
-        String[] interfaces = new String[0];
-        boolean resettable;
-        /** An enum or interface whose static state Reset cannot put back (see the class comment). */
-        boolean sticky;
-        /**
-         * Sticky for its fields alone (an enum or interface): its initialiser ends with
-         * {@code Kept.kept}, which may find the values comparable and keep the class.
-         */
-        boolean keepable;
-        /** Declared fields as name + " " + descriptor. */
-        final List<String> fields = new ArrayList<>();
-    }
+    private final Map<String, ClassHeader> infos = new HashMap<>();
 
     /**
      * {@code lookup} reads a class file of the warm loader's class path by internal name;
@@ -101,146 +85,22 @@ public final class ResetTransformer implements BiFunction<String, byte[], byte[]
     }
 
     /** The header of {@code name}, or null when it is not on the warm loader's class path. */
-    private Info info(String name) {
+    private ClassHeader info(String name) {
         synchronized (infos) {
             if (infos.containsKey(name)) return infos.get(name);
         }
         byte[] bytes = name.startsWith("java/") ? null : lookup.apply(name);
-        Info i = bytes == null ? null : header(bytes);
+        ClassHeader i = bytes == null ? null : ClassHeader.read(bytes);
         synchronized (infos) {
             infos.put(name, i);
         }
         return i;
     }
 
-    private static Info header(byte[] bytes) {
-        Info i = new Info();
-        // [0] has <clinit>, [1] has a non-constant static field, [2] has a field that may hold mutable state
-        boolean[] state = new boolean[3];
-        int[] access = new int[1];
-        String[] self = new String[1];
-        // Per method (name + descriptor): the methods of this class it calls, and READS.
-        Map<String, List<String>> own = new HashMap<>();
-        new ClassReader(bytes).accept(new ClassVisitor(Opcodes.ASM9) {
-            @Override
-            public void visit(int v, int acc, String name, String sig, String sup, String[] itfs) {
-                access[0] = acc;
-                self[0] = name;
-                i.superName = sup;
-                if (itfs != null) i.interfaces = itfs;
-            }
-
-            @Override
-            public FieldVisitor visitField(int acc, String name, String desc, String sig, Object value) {
-                i.fields.add(name + " " + desc);
-                if ((acc & Opcodes.ACC_STATIC) != 0 && !constant(acc, value)) state[1] = true;
-                if (mutable(acc, desc)) state[2] = true;
-                return null;
-            }
-
-            @Override
-            public MethodVisitor visitMethod(int acc, String name, String desc, String sig, String[] ex) {
-                if (name.equals("<clinit>")) state[0] = true;
-                List<String> calls = new ArrayList<>();
-                own.put(name + desc, calls);
-                return new MethodVisitor(Opcodes.ASM9) {
-                    /** Throwables made and thrown at once (the constructor just before athrow). */
-                    int made;
-                    int thrown;
-                    boolean initThrowable;
-
-                    @Override
-                    public void visitMethodInsn(int op, String owner, String n, String d, boolean itf) {
-                        if (owner.equals(self[0])) calls.add(n + d);
-                        else if (StackReads.isJdkReader(owner, n)) calls.add(READS);
-                        initThrowable = op == Opcodes.INVOKESPECIAL && n.equals("<init>")
-                            && StackReads.mayBeThrowable(owner);
-                    }
-
-                    @Override
-                    public void visitTypeInsn(int op, String type) {
-                        if (op == Opcodes.NEW && StackReads.mayBeThrowable(type)) made++;
-                        initThrowable = false;
-                    }
-
-                    @Override
-                    public void visitInsn(int op) {
-                        if (op == Opcodes.ATHROW && initThrowable) thrown++;
-                        initThrowable = false;
-                    }
-
-                    @Override
-                    public void visitVarInsn(int op, int v) {
-                        initThrowable = false;
-                    }
-
-                    @Override
-                    public void visitFieldInsn(int op, String owner, String n, String d) {
-                        initThrowable = false;
-                    }
-
-                    @Override
-                    public void visitJumpInsn(int op, Label target) {
-                        initThrowable = false;
-                    }
-
-                    @Override
-                    public void visitLdcInsn(Object value) {
-                        initThrowable = false;
-                    }
-
-                    @Override
-                    public void visitIntInsn(int op, int operand) {
-                        initThrowable = false;
-                    }
-
-                    @Override
-                    public void visitEnd() {
-                        // A throwable made and kept: its trace, fixed here, names this frame.
-                        if (made > thrown) calls.add(READS);
-                    }
-                };
-            }
-        }, ClassReader.SKIP_DEBUG | ClassReader.SKIP_FRAMES);
-        boolean plainClass = (access[0] & (Opcodes.ACC_INTERFACE | Opcodes.ACC_ENUM | Opcodes.ACC_ANNOTATION)) == 0;
-        i.resettable = plainClass && (state[0] || state[1]);
-        i.sticky = (access[0] & (Opcodes.ACC_INTERFACE | Opcodes.ACC_ENUM)) != 0
-            && (access[0] & Opcodes.ACC_ANNOTATION) == 0 && state[2];
-        i.keepable = i.sticky;
-        if (i.resettable && StackReads.reaches(own, "<clinit>()V", READS)) {
-            // Re-run as __pv$clinit, its initialiser would see that frame where the JVM's run
-            // shows <clinit>: the JVM runs it, once per warm loader.
-            i.resettable = false;
-            i.sticky = true;
-        }
-        return i;
-    }
-
-    /** Marks a call of a JDK stack reader among a method's calls of its own class's methods. */
-    private static final String READS = "";
-
-    /**
-     * A field that may hold state a test can change: not final, or of an array, {@code java.util}
-     * (collections, maps, atomics, ...) or string-builder type. Synthetic fields (an enum's
-     * {@code $VALUES}, which the JDK copies on every {@code values()}) do not count.
-     */
-    private static boolean mutable(int acc, String desc) {
-        if ((acc & Opcodes.ACC_SYNTHETIC) != 0) return false;
-        if ((acc & Opcodes.ACC_FINAL) == 0) return true;
-        return desc.startsWith("[")
-            || (desc.startsWith("Ljava/util/") && !desc.startsWith("Ljava/util/regex/"))
-            || desc.equals("Ljava/lang/StringBuilder;") || desc.equals("Ljava/lang/StringBuffer;");
-    }
-
-    /** A static field the JVM sets at preparation and nothing can change: final with a ConstantValue. */
-    private static boolean constant(int access, Object value) {
-        return value != null && (access & Opcodes.ACC_FINAL) != 0;
-    }
-
     /** The nearest resettable class among {@code name} and its superclasses, or null. */
     private String initTarget(String name) {
         for (int depth = 0; name != null && depth < 64; depth++) {
-            Info i = info(name);
+            ClassHeader i = info(name);
             if (i == null) return null;
             if (i.resettable) return name;
             name = i.superName;
@@ -252,7 +112,7 @@ public final class ResetTransformer implements BiFunction<String, byte[], byte[]
     private int guardId(String name) {
         String target = initTarget(name);
         if (target == null) return -1;
-        Info t = info(target);
+        ClassHeader t = info(target);
         String sup = t.superName == null ? null : initTarget(t.superName);
         return ids.apply(target, sup);
     }
@@ -260,7 +120,7 @@ public final class ResetTransformer implements BiFunction<String, byte[], byte[]
     /** The class that declares the field {@code owner.name} resolves to (JVMS 5.4.3.2), or null. */
     private String declaring(String owner, String name, String desc, int depth) {
         if (owner == null || depth > 64) return null;
-        Info i = info(owner);
+        ClassHeader i = info(owner);
         if (i == null) return null;
         if (i.fields.contains(name + " " + desc)) return owner;
         for (String itf : i.interfaces) {
@@ -272,7 +132,7 @@ public final class ResetTransformer implements BiFunction<String, byte[], byte[]
 
     @Override
     public byte[] apply(String name, byte[] bytes) {
-        Info self = header(bytes);
+        ClassHeader self = ClassHeader.read(bytes);
         synchronized (infos) {
             infos.put(name, self);
         }
@@ -309,7 +169,7 @@ public final class ResetTransformer implements BiFunction<String, byte[], byte[]
 
     private final class Adapter extends ClassVisitor {
         private final String name;
-        private final Info self;
+        private final ClassHeader self;
         private int version;
         /** Static fields to zero on re-initialisation: name, descriptor, constant value or null. */
         private final List<Object[]> statics = new ArrayList<>();
@@ -318,7 +178,7 @@ public final class ResetTransformer implements BiFunction<String, byte[], byte[]
         /** Field setters the methods asked for: name (setInt...) to value descriptor. */
         private final Map<String, String> setters = new java.util.TreeMap<>();
 
-        Adapter(ClassVisitor cv, String name, Info self) {
+        Adapter(ClassVisitor cv, String name, ClassHeader self) {
             super(Opcodes.ASM9, cv);
             this.name = name;
             this.self = self;
@@ -333,7 +193,7 @@ public final class ResetTransformer implements BiFunction<String, byte[], byte[]
 
         @Override
         public FieldVisitor visitField(int acc, String n, String desc, String sig, Object value) {
-            if (self.resettable && (acc & Opcodes.ACC_STATIC) != 0 && !constant(acc, value)) {
+            if (self.resettable && (acc & Opcodes.ACC_STATIC) != 0 && !ClassHeader.constant(acc, value)) {
                 if ((acc & Opcodes.ACC_FINAL) != 0) stripped.accept(name, n);
                 acc &= ~Opcodes.ACC_FINAL;
                 statics.add(new Object[] {n, desc, value});
@@ -488,7 +348,7 @@ public final class ResetTransformer implements BiFunction<String, byte[], byte[]
          * exception that leaves it, added last so the initialiser's own handlers come first).
          */
         private final boolean marks;
-        /** The initialiser of a keepable class (Info.keepable): calls Kept.kept before each return. */
+        /** The initialiser of a keepable class (ClassHeader.keepable): calls Kept.kept before each return. */
         private final boolean keepable;
         private final int version;
         private final Label start = new Label();
@@ -552,7 +412,7 @@ public final class ResetTransformer implements BiFunction<String, byte[], byte[]
                 // In its own initialiser or behind its own entry guard a class is up to date.
                 boolean covered = decl != null && decl.equals(self) && (clinit || entryId >= 0);
                 if (decl != null && !covered) {
-                    Info d = info(decl);
+                    ClassHeader d = info(decl);
                     if (d != null && d.resettable) touch(mv, guardId(decl));
                 }
             }
