@@ -270,7 +270,7 @@ fn failures_by_the_tests_own_clock_are_checked_against_the_unpatched_program() {
             notes.iter().any(|n| n.starts_with(
                 "org.example.clock.FetchTest#answersWithinTheReadTimeout: failed by its own clock \
                  (java.net.SocketTimeoutException: Read timed out"
-            ) && n.contains("and so did the unpatched program")),
+            ) && n.contains("and the unpatched program did too")),
             "{flags:?}: {notes:?}"
         );
     }

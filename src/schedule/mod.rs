@@ -155,8 +155,8 @@ type Decided = (Vec<usize>, TestResult, Duration);
 /// rerun. A failure by the test's own clock (`rules::own_timeout`: a socket's read timeout, a
 /// JUnit timeout) that repeated is checked against the unpatched program
 /// ([`rerun::check_own_timeout`]): it is flaky when the patch passes on a later attempt, stands
-/// when the unpatched program passes in that attempt, and is the machine's load (`extra.slow`,
-/// not held against the patch) when neither does; it is never taken as real without that check.
+/// when the unpatched program passes on every attempt, and is the machine's load (`extra.slow`,
+/// not held against the patch) otherwise; it is never taken as real without that check.
 /// A JVM crash is not rerun here: [`run_one`] already retried it.
 ///
 /// `classpath` is a round's (`WorkDir::test_classpath`): without its overlay, the unpatched

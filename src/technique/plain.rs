@@ -326,7 +326,7 @@ fn index_of(ctx: &RunContext, id: &str) -> Option<usize> {
 /// the budget of a timeout's confirmation. A failure of a test that passed on the unpatched
 /// program is confirmed inside by one more run (marked `+`), as in the schemata, and one by the
 /// test's own clock that repeated is checked against the unpatched program (`LOADED` when it
-/// failed too: the machine's load, not held against the patch).
+/// failed on an attempt too: the machine's load, not held against the patch).
 fn run_from(
     ctx: &RunContext,
     worker_id: usize,

@@ -124,19 +124,20 @@ public final class PlainMain {
     }
 
     /**
-     * A confirmed test failed twice by its own clock: up to Protocol.WallClock.ATTEMPTS times the
-     * unpatched program runs it, then the patch: the patch's pass makes the failure flaky, else the
-     * unpatched program's lets it stand. Returns the result that counts; LOADED and a pass when
-     * neither passed.
+     * A confirmed test failed twice by its own clock: Protocol.WallClock.ATTEMPTS times the
+     * unpatched program runs it, then the patch: a pass of the patch makes the failure flaky; it
+     * stands only when the unpatched program passed every attempt. Returns the result that counts;
+     * LOADED and a pass when the unpatched program failed an attempt too.
      */
     private static String checkOwnTimeout(PrintStream protocol, String[] unpatched, String[] classpath, String id, String first) {
         int hash = id.indexOf(Protocol.TestId.SEPARATOR);
         String cls = id.substring(0, hash);
         String method = id.substring(hash + 1);
+        boolean unpatchedFailed = false;
         for (int i = 0; i < Protocol.WallClock.ATTEMPTS; i++) {
             protocol.println(Util.line(Protocol.Plain.START, id));
             protocol.flush();
-            boolean unpatchedPassed = passed(TestRunner.runTestPlain(unpatched, cls, method));
+            if (!passed(TestRunner.runTestPlain(unpatched, cls, method))) unpatchedFailed = true;
             protocol.println(Util.line(Protocol.Plain.START, id));
             protocol.flush();
             String again = TestRunner.runTestPlain(classpath, cls, method);
@@ -144,8 +145,8 @@ public final class PlainMain {
                 protocol.println(Util.line(Protocol.Plain.FLAKY, id, first));
                 return again;
             }
-            if (unpatchedPassed) return first;
         }
+        if (!unpatchedFailed) return first;
         protocol.println(Util.line(Protocol.Plain.LOADED, id, first));
         return Protocol.Result.PASS;
     }
