@@ -202,7 +202,8 @@ fn manifests_differing_in_line_ends_or_the_final_newline_get_plains_verdicts() {
 }
 
 /// `FetchTest` (testdata/ownclock) reads from a local server with a 1 s socket read timeout of its
-/// own. Unloaded, the patch whose backoff is 3 s fails it by `SocketTimeoutException` twice, the
+/// own. `init`'s baseline meets a burst of load (two runs) and records the test as passing after
+/// running it again. Unloaded, the patch whose backoff is 3 s fails it by `SocketTimeoutException` twice, the
 /// unpatched program passes it then, and the failure stands. With the fixture's load file present
 /// the server answers too late whatever the patch, the unpatched program fails the test as well,
 /// and the failures are the machine's (`extra.slow`), not the patches': the plausible patches
@@ -224,7 +225,20 @@ fn failures_by_the_tests_own_clock_are_checked_against_the_unpatched_program() {
         );
     };
     let (p, w) = (project.to_str().unwrap(), work.to_str().unwrap());
+    // A burst of load over the baseline: the warm run and the fresh one fail the test by its own
+    // clock; run again, it passes, and is recorded as passing, by itself. Before, the two failures
+    // stood and only the whole-class check (its one-test class passed run whole) kept it, as
+    // `FetchTest#*`; jsoup's `ConnectTest` failed whole too and stayed failing, which made every
+    // patch meeting the same load `F` without the check against the unpatched program.
+    std::fs::write(&load, "2").unwrap();
     ok(&["init", "--project", p, "--work-dir", w]);
+    assert_eq!(std::fs::read_to_string(&load).unwrap(), "0");
+    std::fs::remove_file(&load).unwrap();
+    let fetch = state_warm(&work)
+        .into_iter()
+        .find(|(id, _, _)| id == "org.example.clock.FetchTest#answersWithinTheReadTimeout")
+        .expect("FetchTest kept");
+    assert!(fetch.1, "FetchTest recorded as failing: {fetch:?}");
     let set = project.join("patches/backoff_cap.json");
     let run = |flags: &[&str]| -> ResultLine {
         let _ = std::fs::remove_file(work.join("result.jsonl"));

@@ -121,9 +121,16 @@ pub fn run(
     // A test that fails once is run again (the same way, on the worker that ran it, in the same
     // project copy: a test may leave files behind that decide how it runs next time), unless a
     // second run already failed the same way: one that passes then is flaky (timing, order, the
-    // machine's load) and would make verdicts flip between runs, so it is left out.
+    // machine's load) and would make verdicts flip between runs, so it is left out. A failure by
+    // the test's own clock (`rules::own_timeout`: a socket's read timeout, a JUnit timeout) is the
+    // machine's load as often as not, and twice in a row under a load that lasts: it runs up to
+    // `wall_clock::ATTEMPTS` + 1 times more, confirmed or not, and a pass then records the test as
+    // passing, since at `run` such a failure is checked against the unpatched program before it
+    // counts. Recorded as failing, it would make every patch that meets the same load `F` without
+    // that check (jsoup's `ConnectTest#handlesWrongContentLengthDuringBufferedRead` at a load
+    // average of 10: the seeded set's plausible patches came out `F`).
     for r in runs {
-        let (result, millis) = match r.run {
+        let (mut result, mut millis) = match r.run {
             Ok((TestResult::Error(why), _)) => {
                 state.excluded.push((r.id.to_string(), why));
                 continue;
@@ -136,17 +143,40 @@ pub fn run(
                 continue;
             }
         };
-        if !result.passed() && !r.confirmed {
-            let flaky = r.flaky || {
-                let again = run_unpatched(
-                    &mut workers[r.worker],
-                    &classpath,
-                    &r.id,
-                    options.baseline_timeout,
-                    r.warm,
+        let own_clock = crate::rules::own_timeout(&result);
+        if own_clock {
+            let again = (0..=crate::protocol::wall_clock::ATTEMPTS)
+                .map(|_| {
+                    run_unpatched(
+                        &mut workers[r.worker],
+                        &classpath,
+                        &r.id,
+                        options.baseline_timeout,
+                        r.warm,
+                    )
+                })
+                .find(|run| matches!(run, Ok((TestResult::Pass, _))));
+            if let Some(Ok((pass, ms))) = again {
+                tracing::warn!(
+                    "{}: failed by its own clock in the baseline ({}), passed when run again: the machine's load; kept as passing",
+                    r.id,
+                    result.describe()
                 );
-                matches!(again, Ok((TestResult::Pass, _)))
-            };
+                (result, millis) = (pass, ms);
+            }
+        }
+        if !result.passed() && !r.confirmed {
+            let flaky = r.flaky
+                || (!own_clock && {
+                    let again = run_unpatched(
+                        &mut workers[r.worker],
+                        &classpath,
+                        &r.id,
+                        options.baseline_timeout,
+                        r.warm,
+                    );
+                    matches!(again, Ok((TestResult::Pass, _)))
+                });
             if flaky {
                 tracing::warn!("{}: flaky (failed, then passed): left out", r.id);
                 state.excluded.push((

@@ -19,7 +19,8 @@ import org.junit.Test;
  * unless the server is slower than the client's 1 s read timeout, when it fails with
  * {@code SocketTimeoutException: Read timed out}. That happens for a patch whose backoff is too
  * long, and, whatever the patch, when the file named by {@code OWNCLOCK_LOAD} exists: it stands for a
- * machine so loaded that the server's answer comes too late (patchval's tests create it).
+ * machine so loaded that the server's answer comes too late (patchval's tests create it). Empty,
+ * the load lasts; holding a number N, it lasts N more runs of this test (a burst).
  */
 public class FetchTest {
     @Test
@@ -27,7 +28,13 @@ public class FetchTest {
         int delay = Backoff.delayMs(3);
         String load = System.getenv("OWNCLOCK_LOAD");
         if (load != null && Files.exists(Paths.get(load))) {
-            delay += 1500;
+            String left = new String(Files.readAllBytes(Paths.get(load)), StandardCharsets.UTF_8).trim();
+            if (left.isEmpty()) {
+                delay += 1500;
+            } else if (Integer.parseInt(left) > 0) {
+                delay += 1500;
+                Files.write(Paths.get(load), String.valueOf(Integer.parseInt(left) - 1).getBytes(StandardCharsets.UTF_8));
+            }
         }
         final int wait = delay;
         try (ServerSocket server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
