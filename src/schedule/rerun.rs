@@ -137,9 +137,8 @@ pub enum OwnTimeout {
 /// `patch`: `protocol::wall_clock::ATTEMPTS` times, the unpatched program runs the test
 /// (`classpath` without the overlay), then the patch again. The patch's pass makes the failure
 /// flaky; it stands only when the unpatched program passed on every attempt, since a load that
-/// fails the test at random lets the unpatched program pass one attempt often (jsoup's
-/// `ConnectTest` at a load average of 10 made three plausible patches `F` that way). The plain
-/// technique's PlainMain decides the same way.
+/// fails the test at random lets the unpatched program pass one attempt often (docs/execution.md,
+/// "Failures by the test's own clock"). The plain technique's PlainMain decides the same way.
 pub fn check_own_timeout(
     worker: &mut Worker,
     classpath: &[String],
