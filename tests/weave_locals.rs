@@ -131,6 +131,89 @@ fn cases() -> Vec<Case> {
             ],
         ),
         case(
+            // jackson-dataformat-xml's StaxUtil.sanitizeXmlTypeName: declared in the method's
+            // block, assigned in the `if`'s block before the location (then in a loop's body and
+            // a switch group, below).
+            "assigned_in_an_inner_block",
+            r#"
+    static String plural(String name, int k) {
+        StringBuilder sb;
+        if (name.endsWith("[]")) {
+            name = name.substring(0, name.length() - 2);
+            sb = new StringBuilder(name);
+            if (!name.endsWith("s")) {
+                sb.append("es");
+            } else {
+                sb.append('s');
+            }
+        } else {
+            sb = new StringBuilder(name);
+        }
+        return sb.toString();
+    }"#,
+            r#"
+        show("a", () -> plural("Address[]", 2));
+        show("b", () -> plural("String[]", 1));
+        show("c", () -> plural("Bus", 0));"#,
+            "if (!name.endsWith(\"s\")) {\n                sb.append(\"es\");\n            } else {\n                sb.append('s');\n            }",
+            &[
+                "if (name.endsWith(\"s\")) { sb.append(\"es\"); } else { sb.append('s'); }",
+                "sb = new StringBuilder(\"x\"); sb.append(name);",
+                "sb.append(sb.length());",
+                "if (name.length() > 3) { sb.append(\"es\"); }",
+                "sb.append(k);",
+            ],
+        ),
+        case(
+            "assigned_in_a_loop_body_and_switch_group",
+            r#"
+    static String loop(int k) {
+        StringBuilder sb = new StringBuilder();
+        int n;
+        String t;
+        for (int i = 0; i < k; i++) {
+            n = i * 2;
+            sb.append(n);
+        }
+        switch (k) {
+            case 1:
+                t = "one";
+                sb.append(t);
+                break;
+            default:
+                sb.append('-');
+        }
+        return sb.toString();
+    }"#,
+            r#"
+        show("a", () -> loop(3));
+        show("b", () -> loop(1));"#,
+            "sb.append(n);",
+            &["sb.append(n + 1);", "n = -n; sb.append(n);", "sb.append(n * n);", "sb.append(i);"],
+        ),
+        case(
+            "assigned_in_a_switch_group",
+            r#"
+    static String sw(int k) {
+        StringBuilder sb = new StringBuilder();
+        String t;
+        switch (k) {
+            case 1:
+                t = "one";
+                sb.append(t);
+                break;
+            default:
+                sb.append('-');
+        }
+        return sb.toString();
+    }"#,
+            r#"
+        show("a", () -> sw(1));
+        show("b", () -> sw(2));"#,
+            "sb.append(t);",
+            &["sb.append(t + t);", "t = \"uno\"; sb.append(t);", "sb.append(t.length());"],
+        ),
+        case(
             "unassigned_local_break",
             r#"
     static String g(int n) {

@@ -49,11 +49,23 @@ pub(super) fn declared(
 }
 
 /// Locals declared by statements of `block` that precede `child` (`at`: where the target starts).
-pub(super) fn collect_block_locals(
+///
+/// `inner` holds the statements that precede the location's path in the blocks nested inside
+/// `child` (the caller walks outwards and passes them along); `block`'s own statements before
+/// `child` are appended to it for the next block out. A local declared without a value is
+/// definitely assigned at the location when one of the statements after its declaration, in its
+/// block or in `inner`, is a plain `name = ...;`: every one of them runs to completion before
+/// control reaches the location (statements of a block run in order, and the location lies inside
+/// the next statement of each), which is also javac's rule (JLS 16: assigned after a statement,
+/// assigned before the next, and before any statement nested in it). StaxUtil's
+/// `StringBuilder sb; if (...) { sb = new StringBuilder(name); <location> } else ...` in
+/// jackson-dataformat-xml.
+pub(super) fn collect_block_locals<'t>(
     src: &str,
-    block: Node,
-    child: Node,
+    block: Node<'t>,
+    child: Node<'t>,
     at: usize,
+    inner: &mut Vec<Node<'t>>,
     out: &mut Vec<Local>,
 ) {
     let mut c = block.walk();
@@ -79,6 +91,7 @@ pub(super) fn collect_block_locals(
             let assigned = d.child_by_field_name("value").is_some()
                 || before[i + 1..]
                     .iter()
+                    .chain(inner.iter())
                     .any(|later| assigns_plainly(src, *later, name));
             // Assigned somewhere before the location, but not plainly: javac may or may not
             // consider it definitely assigned, so its value can be neither passed nor replaced.
@@ -96,6 +109,7 @@ pub(super) fn collect_block_locals(
             }
         }
     }
+    inner.extend(before);
 }
 
 /// `name = ...;` as a whole statement (a conservative definite-assignment rule).

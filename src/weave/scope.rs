@@ -255,6 +255,8 @@ pub fn analyse(src: &str, root: Node, range: Range<usize>) -> Result<Site, Unsup
     let mut repeats: Option<usize> = None;
     let mut child = first;
     let mut cur = first.parent();
+    // Statements before the location's path in the blocks walked so far (collect_block_locals).
+    let mut inner = Vec::new();
     let method = loop {
         let Some(p) = cur else {
             return Err(Unsupported::NoMethod);
@@ -294,7 +296,7 @@ pub fn analyse(src: &str, root: Node, range: Range<usize>) -> Result<Site, Unsup
             collect_caught(src, p, &mut caught);
         }
         if BLOCKS.contains(&p.kind()) {
-            collect_block_locals(src, p, child, target.start, &mut locals);
+            collect_block_locals(src, p, child, target.start, &mut inner, &mut locals);
         }
         child = p;
         cur = p.parent();
