@@ -36,6 +36,12 @@ pub trait StackOracle {
         self.may_read_stack(name, Some(args.len()))
     }
 
+    /// Whether a call on a receiver of this declared type, with arguments of these types, runs
+    /// JDK code alone, whatever class-path methods share its name. By default none is known to.
+    fn runs_jdk_alone(&self, _receiver: &str, _name: &str, _args: &[Arg]) -> bool {
+        false
+    }
+
     /// Whether a call may hand an object (an argument of a type the statement does not show)
     /// to JDK code that may call it back through a method that may read the stack
     /// (`on_object`: the call names its receiver; `receiver`: its declared type and whether the
@@ -90,6 +96,10 @@ impl StackOracle for crate::bytecode::purity::Purity {
 
     fn may_return_fresh_throwable(&self, name: &str, arity: Option<usize>) -> bool {
         crate::bytecode::purity::Purity::may_return_fresh_throwable(self, name, arity)
+    }
+
+    fn runs_jdk_alone(&self, receiver: &str, name: &str, args: &[Arg]) -> bool {
+        crate::bytecode::purity::Purity::runs_jdk_alone(self, receiver, name, args)
     }
 
     fn returns_primitive(&self, receiver: &str, name: &str, arity: usize) -> bool {
@@ -321,8 +331,14 @@ fn exposure_at(src: &str, n: Node, names: &Names, oracle: &dyn StackOracle) -> O
             let reads = jdk
                 || match (typed, arity) {
                     (Some((ty, is_static)), Some(a)) => {
-                        oracle.may_read_stack_on(ty, is_static, name, a)
-                            && with_args(args(src, n, names))
+                        let args = args(src, n, names);
+                        let alone = !is_static
+                            && args
+                                .as_deref()
+                                .is_some_and(|args| oracle.runs_jdk_alone(ty, name, args));
+                        !alone
+                            && oracle.may_read_stack_on(ty, is_static, name, a)
+                            && with_args(args)
                     }
                     _ => with_args(args(src, n, names)),
                 };

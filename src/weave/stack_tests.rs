@@ -277,3 +277,40 @@ fn unqualified_calls_are_asked_of_the_enclosing_class() {
     assert!(in_a("s = \"\" + mark.size();") && unknown("s = size() + \"!\";"));
     assert!(in_a("s = \"\" + other();"));
 }
+
+#[test]
+fn a_string_builder_given_strings_and_values_runs_jdk_code_alone() {
+    // A class-path `append/1`, `insert/2` and `toString()` read the stack (by name they could be what runs);
+    // on a `StringBuilder` with string and value arguments only the JDK's own methods can.
+    let p = crate::bytecode::purity::Purity::with_stack_held(&["Mark", "Log"])
+        .with_stack_readers(&[("append", 1), ("insert", 2), ("toString", 0)]);
+    let src = "class A { String f(Mark mark, Log log, String name, int n) { StringBuilder sb = new StringBuilder(name); sb.append('s'); return sb.toString(); } }";
+    let t = crate::weave::parser().parse(src, None).unwrap();
+    let start = src.find("sb.append('s');").unwrap();
+    let site = crate::weave::scope::analyse(src, t.root_node(), start..start + 15).unwrap();
+    let exposed = |stmt: &str| stack_exposure(stmt, &site, &[], None, &p).is_some();
+    assert!(!exposed("sb.append('s');"));
+    assert!(!exposed("sb.append(\"es\");"));
+    assert!(!exposed("sb.append(name);"), "a `String` parameter");
+    assert!(!exposed("sb.insert(0, n);"));
+    assert!(!exposed("sb.append(n + 1);"));
+    assert!(
+        exposed("sb.append(mark);"),
+        "an object: its `toString` runs"
+    );
+    assert!(exposed("log.append(\"es\");"), "a class-path class");
+    assert!(
+        exposed("sb.append(\"x\" + mark);"),
+        "the concatenation's `toString`"
+    );
+    assert!(p.runs_jdk_alone("java.lang.StringBuilder", "append", &[Arg::String]));
+    assert!(p.runs_jdk_alone("StringBuffer", "append", &[Arg::Value]));
+    assert!(!p.runs_jdk_alone("StringBuilder[]", "append", &[Arg::Value]));
+    assert!(!p.runs_jdk_alone("StringBuilder", "append", &[Arg::Unknown]));
+    let shadowed = crate::bytecode::purity::Purity::with_stack_held(&["StringBuilder"])
+        .with_stack_readers(&[("append", 1)]);
+    assert!(
+        !shadowed.runs_jdk_alone("StringBuilder", "append", &[Arg::String]),
+        "a class-path class of that name"
+    );
+}

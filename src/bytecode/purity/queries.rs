@@ -132,6 +132,23 @@ impl Purity {
         self.may_read_stack(name, Some(arity))
     }
 
+    /// Whether a call on a receiver of this declared type, with arguments of these types, runs
+    /// JDK code alone: the JDK's string builders (final classes) call project code only through
+    /// an argument (an object's `toString`, a `CharSequence`'s methods), so with strings and
+    /// values alone (`sb.append("es")`, `sb.append('s')`, `sb.insert(0, n)`) nothing else runs,
+    /// whatever class-path methods share the name (jackson-dataformat-xml's
+    /// `StaxUtil.sanitizeXmlTypeName`: every patch at its `sb.append` went one by one). The
+    /// argument expressions themselves (a concatenation's `toString`) are checked where they
+    /// are written. Not for a class-path class of the same simple name.
+    pub fn runs_jdk_alone(&self, receiver: &str, name: &str, args: &[Arg]) -> bool {
+        let q = qualifier_simple_name(receiver);
+        !receiver.contains('[')
+            && ARGUMENT_CALLBACKS_ONLY.contains(&q)
+            && self.names.binary_search_by(|n| n.as_str().cmp(q)).is_err()
+            && args.iter().all(|a| !matches!(a, Arg::Unknown))
+            && !stack::JDK_READERS.contains(&name)
+    }
+
     /// Whether a call of this name and arity on a receiver of this declared type (a class-path
     /// class's simple name, with no JDK namesake) returns a primitive, whatever class of the
     /// class path the receiver is: converting the result to a string runs only JDK code.
@@ -217,6 +234,15 @@ impl Purity {
             names,
             ..Purity::default()
         }
+    }
+
+    /// The same with these class-path methods (name, arity) reading the stack (tests of the
+    /// patch-level rule).
+    #[cfg(test)]
+    pub fn with_stack_readers(mut self, readers: &[(&str, u16)]) -> Self {
+        self.stack_readers = readers.iter().map(|&(n, a)| (n.to_string(), a)).collect();
+        self.stack_readers.sort();
+        self
     }
 
     /// The same with these class-path classes handing nothing (tests of the patch-level rule).
@@ -313,6 +339,10 @@ pub enum Arg {
     Value,
     Unknown,
 }
+
+/// Final JDK classes whose methods run project code only through their arguments
+/// ([`Purity::runs_jdk_alone`]).
+const ARGUMENT_CALLBACKS_ONLY: &[&str] = &["StringBuilder", "StringBuffer"];
 
 /// The reference types a `String` or a primitive's box converts to in an invocation context.
 const STRING_SUPERTYPES: &[&str] = &[
