@@ -133,7 +133,7 @@ fn cases() -> Vec<Case> {
         case(
             // jackson-dataformat-xml's StaxUtil.sanitizeXmlTypeName: declared in the method's
             // block, assigned in the `if`'s block before the location (then in a loop's body and
-            // a switch group, below).
+            // in a switch group, below).
             "assigned_in_an_inner_block",
             r#"
     static String plural(String name, int k) {
@@ -165,23 +165,14 @@ fn cases() -> Vec<Case> {
             ],
         ),
         case(
-            "assigned_in_a_loop_body_and_switch_group",
+            "assigned_in_a_loop_body",
             r#"
     static String loop(int k) {
         StringBuilder sb = new StringBuilder();
         int n;
-        String t;
         for (int i = 0; i < k; i++) {
             n = i * 2;
             sb.append(n);
-        }
-        switch (k) {
-            case 1:
-                t = "one";
-                sb.append(t);
-                break;
-            default:
-                sb.append('-');
         }
         return sb.toString();
     }"#,
