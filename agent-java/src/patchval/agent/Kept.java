@@ -27,8 +27,8 @@ import java.util.Objects;
  * differs (the test, or a later initialiser, wrote one), the worker drops the warm loader as it
  * does after a sticky class. So every test starts with a kept class in the state its initialiser
  * left, as a non-sticky enum or interface does. Any other value (a collection, a builder, a project
- * object, a nested array) leaves the class sticky, and so does an initialiser that touched a
- * resettable class that is not pure-init ({@link Reset#initTouchedResettable}): jsoup's
+ * object, a nested array) leaves the class sticky, and so does an initialiser that reached the
+ * static state of a resettable class that is not pure-init ({@link Reset#initTouchedResettable}): jsoup's
  * {@code EscapeMode} fills {@code Entities.multipoints}, which the reset empties before every
  * test, where a fresh loader fills it again by initialising the enum ({@link Reset#exitInit} then
  * makes any such enum or interface sticky, one that never looked sticky included).

@@ -159,8 +159,9 @@ public final class Reset {
     private static volatile boolean patchedInInit;
 
     /**
-     * Touches of resettable classes (not pure-init) while such an initialiser ran: its state may
-     * then hold or feed what the reset puts back in every test, so Kept does not keep its class.
+     * Accesses to the static fields of resettable classes (not pure-init), and failed
+     * initialisations of such classes, while such an initialiser ran ({@link #field}): its state
+     * may then hold or feed what the reset puts back in every test, so Kept does not keep its class.
      */
     private static volatile int initTouches;
     /** Per thread, {@link #initTouches} at the start of each initialiser running now: [0] the count. */
@@ -184,11 +185,14 @@ public final class Reset {
     }
 
     /**
-     * Last call of an enum's or interface's initialiser that returns. One that touched a resettable
-     * class (not pure-init) counts as sticky, as Kept refuses to keep it: the reset puts that class
-     * back before every later test, where a fresh loader would run this initialiser again and
-     * write it again (jsoup's {@code EscapeMode} fills {@code Entities.multipoints}; testdata/kept's
-     * {@code Shade}, whose fields alone would not make it sticky, fills {@code Palette}).
+     * Last call of an enum's or interface's initialiser that returns. One that reached the static
+     * state of a resettable class (not pure-init) counts as sticky, as Kept refuses to keep it: the
+     * reset puts that class back before every later test, where a fresh loader would run this
+     * initialiser again and write it again (jsoup's {@code EscapeMode} fills
+     * {@code Entities.multipoints}; testdata/kept's {@code Shade}, whose fields alone would not
+     * make it sticky, fills {@code Palette}). One that only made objects of such classes whose
+     * constructors reach no static field does not (jackson-core's {@code PrettyPrinter},
+     * testdata/kept's {@code Pen}): docs/warm-loaders.md argues why.
      */
     public static synchronized void exitInit() {
         if (initTouchedResettable()) sticky();
@@ -212,7 +216,7 @@ public final class Reset {
         if (st[0] > 0) st[0]--;
     }
 
-    /** Whether the innermost initialiser the thread runs touched a resettable class (Kept). */
+    /** Whether the innermost initialiser the thread runs reached a resettable class's static state (Kept). */
     static boolean initTouchedResettable() {
         int[] st = initStarts.get();
         return st[0] == 0 || st[st[0]] != initTouches;
@@ -254,15 +258,30 @@ public final class Reset {
         return sticky.getAndSet(0) > 0;
     }
 
-    /** Called by instrumented code wherever the JVM would initialise class {@code id}. */
+    /**
+     * Called by instrumented code on entry to a static method or constructor of class {@code id}
+     * (or of a subclass guarded as it) that reaches no static field of the class: the JVM would
+     * initialise the class there. Running such code, or the class's own initialiser, is no
+     * reason for an enum's or interface's initialiser to be sticky (see {@link #field}).
+     */
     public static void touch(int id) {
         if (inited[id] != gen) slow(id);
-        else if (inInit > 0) touchedInInit(id);
+    }
+
+    /**
+     * {@link #touch} before a {@code getstatic}/{@code putstatic} of a field of class {@code id},
+     * and on entry to one of its static methods or constructors that reads or writes its static
+     * fields (ResetTransformer's {@code touchUsing}). While an enum's or interface's initialiser
+     * runs, such an access counts against it ({@link #initTouchedResettable}): its state may then
+     * hold or feed state the reset puts back before every later test.
+     */
+    public static void field(int id) {
+        if (inited[id] != gen) slow(id);
+        if (inInit > 0) touchedInInit(id);
     }
 
     /** First line of an instrumented {@code <clinit>}: the JVM initialises class {@code id}. */
     public static void jvmInit(int id) {
-        if (initDepth > 0) touchedInInit(id);
         synchronized (LOCK) {
             jvmDone[id] = true;
             inited[id] = gen;
@@ -278,6 +297,7 @@ public final class Reset {
 
     /** An instrumented {@code <clinit>} caught its initialiser's throwable. */
     public static void jvmInitFailed(Throwable t, int id) {
+        if (initDepth > 0) initTouches++;
         Cov.Capture c = takeCapture(id);
         if (c != null) Cov.endInit(c, -1);
         synchronized (LOCK) {
@@ -309,7 +329,6 @@ public final class Reset {
     }
 
     private static void slow(int id) {
-        if (initDepth > 0) touchedInInit(id);
         Throwable fail;
         synchronized (LOCK) {
             int g = gen;
@@ -345,6 +364,9 @@ public final class Reset {
                 pending[id] = keepPending ? fail : null;
             }
         }
+        // A class that fails to initialise while an enum's or interface's initialiser runs: a
+        // fresh loader would see it fail (and the initialiser with it) in every later test.
+        if (initDepth > 0) initTouches++;
         if (fail instanceof Error) throw (Error) fail;
         throw new ExceptionInInitializerError(fail);
     }
@@ -516,6 +538,7 @@ public final class Reset {
         if (f != null && java.lang.reflect.Modifier.isStatic(f.getModifiers())) {
             initialized(f.getDeclaringClass());
             notPure(f.getDeclaringClass());
+            if (initDepth > 0) reflected(f.getDeclaringClass());
         }
         return f;
     }
@@ -528,6 +551,13 @@ public final class Reset {
         synchronized (LOCK) {
             pure[id] = false;
         }
+    }
+
+    /** An enum's or interface's initialiser reached a static field of {@code c} by reflection: as {@link #field(int)}. */
+    private static void reflected(Class<?> c) {
+        if (!(c.getClassLoader() instanceof WarmLoader)) return;
+        int id = existingId((WarmLoader) c.getClassLoader(), c.getName().replace('.', '/'));
+        if (id >= 0) touchedInInit(id);
     }
 
     public static Field[] fields(Field[] fs) {

@@ -37,12 +37,15 @@ import org.objectweb.asm.Type;
  * {@code $VALUES}) — is <em>sticky</em>: it cannot be reset, and its {@code <clinit>} starts with
  * {@code Reset.sticky()}, after which the worker drops the warm loader at the end of the test;
  * unless its initialiser, which ends with {@code Kept.kept}, left values that can be compared and the
- * test changed none of them (patchval.agent.Kept). Any enum's or interface's initialiser that touched a
- * resettable class, or threw, makes it sticky at its end (Reset.exitInit, Reset.exitInitFailed).
+ * test changed none of them (patchval.agent.Kept). Any enum's or interface's initialiser that reached
+ * a static field of a resettable class, or threw, makes it sticky at its end (Reset.exitInit,
+ * Reset.exitInitFailed).
  * Every exception handler marks a caught StackOverflowError ({@link CatchWatch}).
- * And every class gets {@code Reset.touch(id)} before each {@code getstatic}/{@code putstatic} of
- * a field declared by a resettable class and on entry to the static methods and constructors of
- * one (a constructor's guard stands for the {@code new} before it: a guard in front of {@code new}
+ * And every class gets {@code Reset.field(id)} before each {@code getstatic}/{@code putstatic} of
+ * a field declared by a resettable class, and {@code Reset.touch(id)} on entry to the static methods
+ * and constructors of one ({@code Reset.field(id)} for those that use their class's own static
+ * fields, whose accesses have no guard: {@link #ownStaticUsers}; a constructor's guard stands for
+ * the {@code new} before it: a guard in front of {@code new}
  * would move the offset that stack map frames name for the uninitialised object; reflection
  * reaches static methods and constructors without any instruction to guard). A class that is not resettable but has a resettable superclass is guarded as that
  * superclass, since initialising it initialises the superclass.
@@ -141,7 +144,8 @@ public final class ResetTransformer implements BiFunction<String, byte[], byte[]
         ClassWriter w = new ClassWriter(r, ClassWriter.COMPUTE_MAXS);
         ClassVisitor out = probed != null && probed.test(name)
             ? new CoverageProbes(w, name, self.resettable, probeIds, lineIds) : w;
-        r.accept(new Adapter(out, name, self), 0);
+        java.util.Set<String> users = self.resettable ? ownStaticUsers(name, bytes) : java.util.Set.of();
+        r.accept(new Adapter(out, name, self, users), 0);
         return w.toByteArray();
     }
 
@@ -162,9 +166,33 @@ public final class ResetTransformer implements BiFunction<String, byte[], byte[]
         mv.visitMethodInsn(Opcodes.INVOKESTATIC, box, "valueOf", "(" + t.getDescriptor() + ")L" + box + ";", false);
     }
 
-    private static void touch(MethodVisitor mv, int id) {
+    /** {@code Reset.touch(id)}, or {@code Reset.field(id)} where the code reaches a static field of class {@code id}. */
+    private static void touch(MethodVisitor mv, int id, boolean field) {
         push(mv, id);
-        mv.visitMethodInsn(Opcodes.INVOKESTATIC, RESET, "touch", "(I)V", false);
+        mv.visitMethodInsn(Opcodes.INVOKESTATIC, RESET, field ? "field" : "touch", "(I)V", false);
+    }
+
+    /**
+     * The methods of class {@code self} (name + descriptor) that read or write one of its own
+     * static fields: their entry guard is {@code Reset.field}, since the field accesses behind it
+     * have no guard of their own.
+     */
+    private java.util.Set<String> ownStaticUsers(String self, byte[] bytes) {
+        java.util.Set<String> users = new java.util.HashSet<>();
+        new ClassReader(bytes).accept(new ClassVisitor(Opcodes.ASM9) {
+            @Override
+            public MethodVisitor visitMethod(int acc, String n, String desc, String sig, String[] ex) {
+                String key = n + desc;
+                return new MethodVisitor(Opcodes.ASM9) {
+                    @Override
+                    public void visitFieldInsn(int op, String owner, String f, String fdesc) {
+                        if ((op == Opcodes.GETSTATIC || op == Opcodes.PUTSTATIC)
+                            && self.equals(declaring(owner, f, fdesc, 0))) users.add(key);
+                    }
+                };
+            }
+        }, ClassReader.SKIP_DEBUG | ClassReader.SKIP_FRAMES);
+        return users;
     }
 
     private final class Adapter extends ClassVisitor {
@@ -178,10 +206,14 @@ public final class ResetTransformer implements BiFunction<String, byte[], byte[]
         /** Field setters the methods asked for: name (setInt...) to value descriptor. */
         private final Map<String, String> setters = new java.util.TreeMap<>();
 
-        Adapter(ClassVisitor cv, String name, ClassHeader self) {
+        /** The methods whose entry guard is {@code Reset.field} ({@link #ownStaticUsers}). */
+        private final java.util.Set<String> users;
+
+        Adapter(ClassVisitor cv, String name, ClassHeader self, java.util.Set<String> users) {
             super(Opcodes.ASM9, cv);
             this.name = name;
             this.self = self;
+            this.users = users;
         }
 
         @Override
@@ -204,6 +236,7 @@ public final class ResetTransformer implements BiFunction<String, byte[], byte[]
         @Override
         public MethodVisitor visitMethod(int acc, String n, String desc, String sig, String[] ex) {
             boolean clinit = n.equals("<clinit>");
+            boolean usesStatics = users.contains(n + desc);
             if (clinit && self.resettable) {
                 hadClinit = true;
                 n = "__pv$clinit";
@@ -215,7 +248,7 @@ public final class ResetTransformer implements BiFunction<String, byte[], byte[]
             // Interfaces take the generated setters as static methods from Java 8 class files on.
             Map<String, String> set = iface && version < Opcodes.V1_8 ? null : setters;
             // The watch first: it sees the class file's handlers before Guards adds its own code.
-            return CatchWatch.wrap(new Guards(mv, name, entry ? guardId(name) : -1, clinit, set, iface, clinit && self.sticky,
+            return CatchWatch.wrap(new Guards(mv, name, entry ? guardId(name) : -1, usesStatics, clinit, set, iface, clinit && self.sticky,
                 clinit && !self.resettable, clinit && self.keepable && version >= Opcodes.V1_5, version), acc, n, desc, sig, ex);
         }
 
@@ -336,6 +369,8 @@ public final class ResetTransformer implements BiFunction<String, byte[], byte[]
     private final class Guards extends MethodVisitor {
         private final String self;
         private final int entryId;
+        /** The method reads or writes its class's own static fields: its entry guard is {@code Reset.field}. */
+        private final boolean usesStatics;
         private final boolean clinit;
         /** Field setters this class needs generated (name, value descriptor); null: none allowed. */
         private final Map<String, String> setters;
@@ -353,11 +388,12 @@ public final class ResetTransformer implements BiFunction<String, byte[], byte[]
         private final int version;
         private final Label start = new Label();
 
-        Guards(MethodVisitor mv, String self, int entryId, boolean clinit, Map<String, String> setters,
+        Guards(MethodVisitor mv, String self, int entryId, boolean usesStatics, boolean clinit, Map<String, String> setters,
                boolean selfInterface, boolean sticky, boolean marks, boolean keepable, int version) {
             super(Opcodes.ASM9, mv);
             this.self = self;
             this.entryId = entryId;
+            this.usesStatics = usesStatics;
             this.clinit = clinit;
             this.setters = setters;
             this.selfInterface = selfInterface;
@@ -370,7 +406,7 @@ public final class ResetTransformer implements BiFunction<String, byte[], byte[]
         @Override
         public void visitCode() {
             super.visitCode();
-            if (entryId >= 0) touch(mv, entryId);
+            if (entryId >= 0) touch(mv, entryId, usesStatics);
             if (sticky) mv.visitMethodInsn(Opcodes.INVOKESTATIC, RESET, "sticky", "()V", false);
             if (marks) {
                 mv.visitMethodInsn(Opcodes.INVOKESTATIC, RESET, "enterInit", "()V", false);
@@ -413,7 +449,7 @@ public final class ResetTransformer implements BiFunction<String, byte[], byte[]
                 boolean covered = decl != null && decl.equals(self) && (clinit || entryId >= 0);
                 if (decl != null && !covered) {
                     ClassHeader d = info(decl);
-                    if (d != null && d.resettable) touch(mv, guardId(decl));
+                    if (d != null && d.resettable) touch(mv, guardId(decl), true);
                 }
             }
             super.visitFieldInsn(op, owner, n, desc);
