@@ -1,6 +1,6 @@
 //! Weaving around local variables: locals assigned before the location, at it, or only maybe
-//! before it, final locals, locals a lambda captures later, and a local assigned before a
-//! `break` (definite assignment as javac sees it).
+//! before it, final locals, locals a lambda captures later, a local assigned before a `break`
+//! (definite assignment as javac sees it), and locals a patch declares.
 //!
 //! One differential test (`common::weave`): each case's woven program with patch i selected
 //! prints what the plain program with patch i applied prints, and compiles where it does.
@@ -128,6 +128,36 @@ fn cases() -> Vec<Case> {
                 "x = x + y;",
                 "y = -k;",
                 "y = z;",
+            ],
+        ),
+        case(
+            // A patch that declares locals of its own: woven when nothing after the location
+            // names them (the unit ends their scope), alone when something does (`tmp`, declared
+            // again below; `total`, a local that would hide the field read below).
+            "patch_declares_a_local",
+            r#"
+    static int total;
+    static String helper(int n) {
+        int sum = n * 2;
+        total += sum;
+        int tmp = sum + 1;
+        return "sum=" + sum + " total=" + total + " tmp=" + tmp;
+    }"#,
+            r#"
+        show("a", () -> helper(3));
+        show("b", () -> helper(-2));"#,
+            "total += sum;",
+            &[
+                "int extra = sum * 3; total += extra;",
+                "int k = 1, j = 2; total += sum + k + j;",
+                "final int[] box = {sum}; box[0]++; total += box[0];",
+                "int tmp = 5; total += tmp;",
+                "int sum2 = sum; total = sum2; sum = 0;",
+                "int[] calls = {0}; Runnable r = () -> calls[0]++; r.run(); r.run(); total += calls[0];",
+                "int total = 3; sum += total;",
+                "int n = 4; total += n;",
+                "String label; label = \"x\"; total += label.length();",
+                "int unused; total -= sum;",
             ],
         ),
         case(

@@ -1,7 +1,8 @@
 //! Mutation operators on the text of one statement: relational, arithmetic and logical operator
 //! replacement, constant perturbation, condition negation, swapping a variable for another of the
-//! same type, statement deletion and inserted jumps; then the choice of up to M distinct patches,
-//! round-robin over the operators (the dedup-hazard operators are in `hazard.rs`).
+//! same type, statement deletion, inserted jumps and a local of the patch's own; then the choice
+//! of up to M distinct patches, round-robin over the operators (the dedup-hazard operators are in
+//! `hazard.rs`).
 
 use super::rng::Rng;
 use super::spot::{is_numeric, Mutant, Spot};
@@ -226,6 +227,29 @@ fn jumps(s: &Spot, out: &mut Vec<Mutant>) {
     }
 }
 
+/// A local of the patch's own before the statement, as repairers add helpers (`int pvLocal = n;
+/// …`): kept unused, and read by a guard around the statement (`if (pvLocal > 0) { … }`). The
+/// weaver keeps such a patch in the schemata when nothing after the location names the local.
+fn declare(s: &Spot, out: &mut Vec<Mutant>) {
+    let orig = s.orig();
+    for (expr, ty) in s.readable().into_iter().take(4) {
+        let guard = match ty.as_str() {
+            "int" | "long" | "short" | "byte" => "pvLocal > 0",
+            "boolean" => "pvLocal",
+            "String" => "!pvLocal.isEmpty()",
+            _ => continue,
+        };
+        out.push(Mutant {
+            text: format!("{ty} pvLocal = {expr}; {orig}"),
+            op: "declare",
+        });
+        out.push(Mutant {
+            text: format!("{ty} pvLocal = {expr}; if ({guard}) {{ {orig} }}"),
+            op: "declare",
+        });
+    }
+}
+
 /// Every mutant of the classic operators, in a deterministic order.
 pub fn classic(s: &Spot) -> Vec<Mutant> {
     let mut out = Vec::new();
@@ -237,6 +261,7 @@ pub fn classic(s: &Spot) -> Vec<Mutant> {
     swap(s, &mut out);
     delete(&mut out);
     jumps(s, &mut out);
+    declare(s, &mut out);
     out
 }
 

@@ -326,3 +326,14 @@ fn stack_operators_check_the_frame_the_code_around_the_statement_runs_in() {
     // A field's initialiser is no statement to put a check before.
     assert!(super::stackread::stack_reads(&spot_at("private int step = 1 + 1;")).is_empty());
 }
+
+#[test]
+fn a_patch_may_declare_a_local_of_its_own() {
+    let (all, _) = at("count += xs[i];", 1, 10);
+    let decls = texts(&all, "declare");
+    assert!(
+        decls.contains(&"int pvLocal = i; count += xs[i];".to_string())
+            && decls.contains(&"int pvLocal = i; if (pvLocal > 0) { count += xs[i]; }".to_string()),
+        "{decls:?}"
+    );
+}

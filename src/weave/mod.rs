@@ -135,11 +135,13 @@ pub fn plan(src: &str, range: Range<usize>, patches: &[String]) -> Result<Plan, 
         .collect();
     let mentions: Vec<Mentions> = statements.iter().map(|s| tokens::scan(s)).collect();
     let mut p = parser();
+    let later = Later::of(src, &site);
     let excluded = statements
         .iter()
         .zip(&mentions)
         .map(|(s, m)| {
-            exclusion(&mut p, &site, s, m).or_else(|| braceless_exclusion(&mut p, src, &site, s))
+            exclusion(&mut p, &site, &later, s, m)
+                .or_else(|| braceless_exclusion(&mut p, src, &site, s))
         })
         .collect();
     let root = tree.root_node();
@@ -169,8 +171,51 @@ pub fn plan(src: &str, range: Range<usize>, patches: &[String]) -> Result<Plan, 
     })
 }
 
+/// The names the enclosing method mentions after the location, for the patches that declare
+/// locals there.
+struct Later {
+    /// Identifiers not after a `.` from the end of the target to the end of the method.
+    names: std::collections::BTreeSet<String>,
+    /// That text holds a `\u` escape, which could spell any name.
+    escapes: bool,
+}
+
+impl Later {
+    fn of(src: &str, site: &Site) -> Later {
+        let rest = &src[site.target.end..site.method.end.max(site.target.end)];
+        Later {
+            names: tokens::scan(rest).names,
+            escapes: rest.contains("\\u"),
+        }
+    }
+
+    /// Whether a local named `name`, declared by the patched statement, could be used after it:
+    /// the statement's isolation unit ends its scope there, where in the plainly patched file
+    /// it runs to the end of the block.
+    fn may_use(&self, name: &str) -> bool {
+        self.escapes || self.names.contains(name)
+    }
+}
+
+/// The names a top-level local variable declaration of a patched statement declares.
+fn declared_names<'s>(stmt: &'s str, decl: tree_sitter::Node) -> Vec<&'s str> {
+    let mut c = decl.walk();
+    let names = decl
+        .children_by_field_name("declarator", &mut c)
+        .filter_map(|d| d.child_by_field_name("name"))
+        .map(|n| &stmt[n.byte_range()])
+        .collect();
+    names
+}
+
 /// Why one patched statement cannot go into the schemata, if it cannot.
-fn exclusion(p: &mut tree_sitter::Parser, site: &Site, stmt: &str, m: &Mentions) -> Option<String> {
+fn exclusion(
+    p: &mut tree_sitter::Parser,
+    site: &Site,
+    later: &Later,
+    stmt: &str,
+    m: &Mentions,
+) -> Option<String> {
     if m.has_comment {
         return Some("the patch holds a comment".into());
     }
@@ -189,14 +234,22 @@ fn exclusion(p: &mut tree_sitter::Parser, site: &Site, stmt: &str, m: &Mentions)
     let method_body = body.named_child(0)?.child_by_field_name("body")?;
     let mut c = method_body.walk();
     for s in method_body.named_children(&mut c) {
-        if matches!(
-            s.kind(),
-            "local_variable_declaration"
-                | "class_declaration"
-                | "record_declaration"
-                | "enum_declaration"
-                | "interface_declaration"
-        ) {
+        // A local the rest of the method never names may end its scope with the unit: no
+        // later reference or declaration can tell (a local type's name could: its binary name).
+        let unseen = s.kind() == "local_variable_declaration"
+            && declared_names(&wrapped, s)
+                .into_iter()
+                .all(|n| !later.may_use(n));
+        if !unseen
+            && matches!(
+                s.kind(),
+                "local_variable_declaration"
+                    | "class_declaration"
+                    | "record_declaration"
+                    | "enum_declaration"
+                    | "interface_declaration"
+            )
+        {
             return Some("the patch declares a name visible after the location".into());
         }
     }

@@ -203,12 +203,15 @@ fn unsupported_locations_are_reported() {
     let p = plan_for(
         "sum += i;",
         &[
-            "int k = 1; sum += k;",
+            "int sum = 1; sum += i;",
             "sum += i; // note",
             "sum += i; // \\u000a sum++;",
+            "int k = 1; sum += k;",
         ],
     );
+    // `sum` is named after the location (`return sum;`); `k` is not, and ends with the unit.
     assert!(p.excluded[0].is_some() && p.excluded[2].is_some());
+    assert!(p.excluded[3].is_none(), "{:?}", p.excluded[3]);
     // A comment is blanked where it is (a `//` one would swallow what weaving puts after it).
     assert!(p.excluded[1].is_none(), "{:?}", p.excluded[1]);
     let woven = p.weave(&[1], true, false, 0).unwrap();
