@@ -151,6 +151,14 @@ fn plan(set: &PatchSet, extra: &mut Extra) -> Result<weave::Plan, weave::scope::
                             .then(|| weave::hoist::completes_as_in_a_method(patch))
                             .flatten()
                     })
+                    // The block's later statements would see the local in place.
+                    .or_else(|| {
+                        (in_block && weave::declares_local(patch)).then(|| {
+                            "the patch declares a local in an initialiser block, whose later \
+                             statements would see it: validated alone"
+                                .to_string()
+                        })
+                    })
                     // A block's statement is no initialiser: `{ … }` there is a block.
                     .or_else(|| (!in_block).then(|| split::unassignable(&k.init)).flatten())
                     .or_else(|| constant(k)),

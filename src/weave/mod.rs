@@ -197,6 +197,28 @@ impl Later {
     }
 }
 
+/// Whether the patched statement declares a local at its top level (in an initialiser block's
+/// hoisted statement the rest of the block is outside the method [`Later`] scans, so
+/// `technique::schemata` keeps such a patch alone there).
+pub fn declares_local(stmt: &str) -> bool {
+    let wrapped = format!("class __PV {{ void __m() {{\n{stmt}\n}} }}");
+    let Some(tree) = parser().parse(&wrapped, None) else {
+        return true;
+    };
+    let body = tree
+        .root_node()
+        .named_child(0)
+        .and_then(|c| c.child_by_field_name("body"))
+        .and_then(|b| b.named_child(0))
+        .and_then(|m| m.child_by_field_name("body"));
+    let Some(body) = body else { return true };
+    let mut c = body.walk();
+    let found = body
+        .named_children(&mut c)
+        .any(|s| s.kind() == "local_variable_declaration");
+    found
+}
+
 /// The names a top-level local variable declaration of a patched statement declares.
 fn declared_names<'s>(stmt: &'s str, decl: tree_sitter::Node) -> Vec<&'s str> {
     let mut c = decl.walk();

@@ -413,3 +413,14 @@ fn a_cases_bytes_grow_with_the_locals_it_passes() {
     assert_eq!(p.case_bytes(2), bytes(1), "`foo` is not a local");
     assert_eq!(p.case_bytes(3), bytes(1));
 }
+
+#[test]
+fn a_top_level_local_declaration_is_told_apart() {
+    assert!(super::declares_local("int t = 0; count++;"));
+    assert!(super::declares_local("count++; String a, b;"));
+    assert!(!super::declares_local("count++;"));
+    assert!(!super::declares_local("{ int t = 0; count += t; }"));
+    assert!(!super::declares_local(
+        "for (int i = 0; i < 2; i++) count++;"
+    ));
+}

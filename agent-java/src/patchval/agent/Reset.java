@@ -271,7 +271,7 @@ public final class Reset {
     /**
      * {@link #touch} before a {@code getstatic}/{@code putstatic} of a field of class {@code id},
      * and on entry to one of its static methods or constructors that reads or writes its static
-     * fields (ResetTransformer's {@code touchUsing}). While an enum's or interface's initialiser
+     * fields (ResetTransformer.ownStaticUsers). While an enum's or interface's initialiser
      * runs, such an access counts against it ({@link #initTouchedResettable}): its state may then
      * hold or feed state the reset puts back before every later test.
      */
