@@ -440,6 +440,33 @@ mod tests {
     }
 
     #[test]
+    fn a_local_declared_in_an_initialiser_block_statement_stays_alone() {
+        // Woven, `int scale = 2;` would end with the unit, and `top` would read the field (30)
+        // where in place it reads the local (60): 33e6891 gave `s` where plain gives `F`.
+        let set: PatchSet = serde_json::from_value(serde_json::json!({
+            "manifest_version": 3,
+            "bug": "b",
+            "filename": "p/Rates.java",
+            "context_above": "package p;\n\nclass Rates {\n    static int scale;\n    static int top;\n\n    static {\n        ",
+            "unpatched": "scale = 1;",
+            "context_below": "\n        top = 30 * scale;\n    }\n}\n",
+            "patches": ["scale = 1;", "int scale = 2; Rates.scale = 1;", "scale = 2;"],
+        }))
+        .unwrap();
+        let mut extra = Extra::default();
+        let plan = plan(&set, &mut extra).unwrap();
+        assert_eq!(extra.hoisted.as_deref(), Some("static block"));
+        assert!(plan.excluded[0].is_none() && plan.excluded[2].is_none());
+        assert!(
+            plan.excluded[1]
+                .as_deref()
+                .is_some_and(|w| w.contains("declares a local")),
+            "{:?}",
+            plan.excluded[1]
+        );
+    }
+
+    #[test]
     fn groups_are_even_and_within_the_text_budget() {
         let all: Vec<usize> = (0..2500).collect();
         let sizes = |g: &VecDeque<Vec<usize>>| g.iter().map(Vec::len).collect::<Vec<_>>();
