@@ -68,11 +68,10 @@ pub fn check(
     class_name: Option<&str>,
     pure: PurityOracle,
 ) -> Result<Vec<Field>, Sequential> {
-    let wrapped = format!("class __PV {{ void __m() {{\n{stmt}\n}} }}");
-    let mut p = tree_sitter::Parser::new();
-    p.set_language(&tree_sitter_java::LANGUAGE.into())
-        .expect("tree-sitter-java matches the tree-sitter version");
-    let tree = p.parse(&wrapped, None).ok_or(Sequential::DoesNotParse)?;
+    let super::Wrapped {
+        text: wrapped,
+        tree,
+    } = super::Wrapped::parse(&mut super::parser(), stmt).ok_or(Sequential::DoesNotParse)?;
     let mut names = Names {
         site,
         fields,

@@ -38,6 +38,36 @@ fn parser() -> tree_sitter::Parser {
     p
 }
 
+/// One patched statement parsed as the body of a method of a class of its own, the way every
+/// check of a single statement reads it.
+struct Wrapped {
+    text: String,
+    tree: tree_sitter::Tree,
+}
+
+impl Wrapped {
+    fn parse(p: &mut tree_sitter::Parser, stmt: &str) -> Option<Wrapped> {
+        let text = format!("class __PV {{ void __m() {{\n{stmt}\n}} }}");
+        let tree = p.parse(&text, None)?;
+        Some(Wrapped { text, tree })
+    }
+
+    /// The statements of the method's body, while the wrapper kept its shape (exactly one
+    /// class with exactly one method: no brace of the statement closed the method early).
+    fn statements(&self) -> Option<Vec<tree_sitter::Node<'_>>> {
+        let root = self.tree.root_node();
+        let class = root.named_child(0)?;
+        let body = class.child_by_field_name("body")?;
+        if root.named_child_count() != 1 || body.named_child_count() != 1 {
+            return None;
+        }
+        let method_body = body.named_child(0)?.child_by_field_name("body")?;
+        let mut c = method_body.walk();
+        let statements = method_body.named_children(&mut c).collect();
+        Some(statements)
+    }
+}
+
 fn error_nodes(node: tree_sitter::Node) -> usize {
     if !node.has_error() {
         return 0;
@@ -201,22 +231,13 @@ impl Later {
 /// hoisted statement the rest of the block is outside the method [`Later`] scans, so
 /// `technique::schemata` keeps such a patch alone there).
 pub fn declares_local(stmt: &str) -> bool {
-    let wrapped = format!("class __PV {{ void __m() {{\n{stmt}\n}} }}");
-    let Some(tree) = parser().parse(&wrapped, None) else {
+    let Some(w) = Wrapped::parse(&mut parser(), stmt) else {
         return true;
     };
-    let body = tree
-        .root_node()
-        .named_child(0)
-        .and_then(|c| c.child_by_field_name("body"))
-        .and_then(|b| b.named_child(0))
-        .and_then(|m| m.child_by_field_name("body"));
-    let Some(body) = body else { return true };
-    let mut c = body.walk();
-    let found = body
-        .named_children(&mut c)
-        .any(|s| s.kind() == "local_variable_declaration");
-    found
+    w.statements().is_none_or(|body| {
+        body.iter()
+            .any(|s| s.kind() == "local_variable_declaration")
+    })
 }
 
 /// The names a top-level local variable declaration of a patched statement declares.
@@ -241,25 +262,18 @@ fn exclusion(
     if m.has_comment {
         return Some("the patch holds a comment".into());
     }
-    let wrapped = format!("class __PV {{ void __m() {{\n{stmt}\n}} }}");
-    let tree = p.parse(&wrapped, None)?;
-    let root = tree.root_node();
-    if error_nodes(root) > 0 {
+    let w = Wrapped::parse(p, stmt)?;
+    if error_nodes(w.tree.root_node()) > 0 {
         return Some("the patched statement does not parse".into());
     }
-    // Exactly one class with exactly one method: no brace closes the method early.
-    let class = root.named_child(0)?;
-    let body = class.child_by_field_name("body")?;
-    if root.named_child_count() != 1 || body.named_child_count() != 1 {
+    let Some(body) = w.statements() else {
         return Some("the patch changes the structure around the statement".into());
-    }
-    let method_body = body.named_child(0)?.child_by_field_name("body")?;
-    let mut c = method_body.walk();
-    for s in method_body.named_children(&mut c) {
+    };
+    for s in body {
         // A local the rest of the method never names may end its scope with the unit: no
         // later reference or declaration can tell (a local type's name could: its binary name).
         let unseen = s.kind() == "local_variable_declaration"
-            && declared_names(&wrapped, s)
+            && declared_names(&w.text, s)
                 .into_iter()
                 .all(|n| !later.may_use(n));
         if !unseen

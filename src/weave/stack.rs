@@ -141,8 +141,10 @@ pub fn stack_exposure(
     class_name: Option<&str>,
     oracle: &dyn StackOracle,
 ) -> Option<String> {
-    let wrapped = format!("class __PV {{ void __m() {{\n{stmt}\n}} }}");
-    let tree = super::parser().parse(&wrapped, None)?;
+    let super::Wrapped {
+        text: wrapped,
+        tree,
+    } = super::Wrapped::parse(&mut super::parser(), stmt)?;
     let src = wrapped.as_str();
     let returns = |ty: &str, name: &str, arity: usize| oracle.returns_primitive(ty, name, arity);
     let mut names = Names {
