@@ -14,7 +14,7 @@ mod whole;
 use crate::bytecode::classfile::ClassPathError;
 use crate::bytecode::jdk_types::read as jdk_types;
 use crate::pool::spawn::{spawn_worker, SpawnError};
-use crate::project::javac::{compile_or_fail, copy_resources};
+use crate::project::javac::{copy_resources, Javac};
 use crate::project::{Project, ProjectError};
 use crate::toolchain::{join_path, Toolchain, ToolchainError};
 use crate::workdir::{State, WorkDir};
@@ -209,14 +209,18 @@ fn compile(wd: &WorkDir, project: &Project, tools: &Toolchain) -> Result<(), Ini
         .into());
     }
     tracing::info!("compiling {} source files", main_sources.len());
-    compile_or_fail(
-        "main sources",
+    let runtime = wd.runtime();
+    let javac = Javac {
         tools,
         project,
+        scratch: &scratch,
+        runtime: Some(&runtime),
+    };
+    javac.compile_or_fail(
+        "main sources",
         &project.classpath,
         &wd.classes(),
         &main_sources,
-        &scratch,
     )?;
     copy_resources(&project.resource_dirs, &project.source_dirs, &wd.classes())?;
     let (test_sources, _) = project.test_sources();
@@ -224,15 +228,7 @@ fn compile(wd: &WorkDir, project: &Project, tools: &Toolchain) -> Result<(), Ini
     test_cp.extend(project.classpath.iter().cloned());
     test_cp.extend(tools.junit.iter().cloned());
     tracing::info!("compiling {} test files", test_sources.len());
-    compile_or_fail(
-        "test sources",
-        tools,
-        project,
-        &test_cp,
-        &wd.test_classes(),
-        &test_sources,
-        &scratch,
-    )?;
+    javac.compile_or_fail("test sources", &test_cp, &wd.test_classes(), &test_sources)?;
     copy_resources(
         &project.test_resource_dirs,
         &project.test_dirs,

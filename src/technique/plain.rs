@@ -117,14 +117,13 @@ fn plain(
             let mut cp = vec![ctx.wd.classes()];
             cp.extend(ctx.state.project.classpath.iter().cloned());
             extra.fallback_compiles += 1;
-            let compiled = javac::compile(
-                &ctx.state.tools,
-                &ctx.state.project,
-                &cp,
-                &classes,
-                &sources,
-                &scratch,
-            );
+            let compiled = javac::Javac {
+                tools: &ctx.state.tools,
+                project: &ctx.state.project,
+                scratch: &scratch,
+                runtime: Some(&ctx.wd.runtime()),
+            }
+            .compile(&cp, &classes, &sources);
             extra.compile_ms += t.elapsed().as_secs_f64() * 1000.0;
             match compiled {
                 Ok(()) => {}
