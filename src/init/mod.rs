@@ -209,12 +209,13 @@ fn compile(wd: &WorkDir, project: &Project, tools: &Toolchain) -> Result<(), Ini
         .into());
     }
     tracing::info!("compiling {} source files", main_sources.len());
-    let runtime = wd.runtime();
+    // Two compiles of many files: javac's class-data archive would cost more to make than
+    // it saves here (project::javac).
     let javac = Javac {
         tools,
         project,
         scratch: &scratch,
-        runtime: Some(&runtime),
+        runtime: None,
     };
     javac.compile_or_fail(
         "main sources",
