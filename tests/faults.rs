@@ -344,6 +344,13 @@ fn patches_that_attack_the_runner_get_plains_verdicts() {
         let died = "JVM exit: the JVM died during the test, twice (signal: ";
         if patch == 6 {
             assert!(f.starts_with(died) && p.starts_with(died), "{f} / {p}");
+        } else if patch == 4 {
+            // Where the recursion overflows is the JVM's choice: at a frame's entry (line 23) or
+            // at its call (line 36). A clean-clone CI run beside a fuzz run (load about 7) gave
+            // line 23 in the worker and 36 in plain's JVM, with the same verdict and test.
+            let method = |d: &str| d.split_once("(MathUtil.java:").map(|(m, _)| m.to_string());
+            assert_eq!(method(f), method(p), "patch {patch}: {f} / {p}");
+            assert!(f.starts_with("java.lang.StackOverflowError"), "{f}");
         } else {
             assert_eq!(f, p, "patch {patch}");
         }
