@@ -349,6 +349,7 @@ fn patches_that_attack_the_runner_get_plains_verdicts() {
             // at its call (line 36). A clean-clone CI run beside a fuzz run (load about 7) gave
             // line 23 in the worker and 36 in plain's JVM, with the same verdict and test.
             let method = |d: &str| d.split_once("(MathUtil.java:").map(|(m, _)| m.to_string());
+            assert!(method(f).is_some(), "patch {patch}: {f}");
             assert_eq!(method(f), method(p), "patch {patch}: {f} / {p}");
             assert!(f.starts_with("java.lang.StackOverflowError"), "{f}");
         } else {
