@@ -15,6 +15,7 @@ pub mod sequential;
 pub mod split;
 pub mod stack;
 pub mod tokens;
+pub mod value;
 
 use emit::WovenPatch;
 use scope::{Site, Unsupported};
