@@ -84,6 +84,10 @@ pub struct Extra {
     /// (`weave::hoist::Hoist`): `field`, `static field` or `static block`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub hoisted: Option<String>,
+    /// Patches woven through a value hole (`weave::value`): the one expression they differ in
+    /// computed ahead of its statement, so the tree tells them apart by its value.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub value_holes: u64,
     /// Why this set ran every test, when it did.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub all_tests_because: Option<String>,

@@ -54,10 +54,25 @@ impl Technique for Schemata {
                     }
                 }
                 plan.exclude_stack_exposed(&ctx.state.purity);
-                if ctx.dedup {
+                let holes = ctx.dedup.then(|| {
                     plan.enable_tree(&ctx.state.purity);
+                    hole_plan(ctx, set, &plan, &v.extra)
+                });
+                match holes.flatten() {
+                    Some((holes, members)) => {
+                        let keep: Vec<bool> = (0..set.patches.len())
+                            .map(|i| !members.contains(&i))
+                            .collect();
+                        v.extra.value_holes = members.len() as u64;
+                        woven(&mut v, ctx, worker, id, set, Part::of(&plan, keep));
+                        let keep = keep_only(set.patches.len(), &members);
+                        woven(&mut v, ctx, worker, id, set, Part::holes(&holes, keep));
+                    }
+                    None => {
+                        let keep = vec![true; set.patches.len()];
+                        woven(&mut v, ctx, worker, id, set, Part::of(&plan, keep));
+                    }
                 }
-                woven(&mut v, ctx, worker, id, set, &plan);
                 "schemata"
             }
             Err(why) => {
@@ -175,6 +190,82 @@ fn plan(set: &PatchSet, extra: &mut Extra) -> Result<weave::Plan, weave::scope::
     Ok(plan)
 }
 
+/// Patches a value hole takes at least: fewer would not pay for the hole's own compile.
+const HOLE_MIN: usize = 3;
+
+/// The plan of a value hole (`weave::value`) for the patches of `set` that differ from the
+/// unpatched statement in one expression and that `plan` (on the file itself, not split or
+/// hoisted) could not put in the tree, with the patches the hole's plan puts there; `None`
+/// when fewer than [`HOLE_MIN`] would go.
+fn hole_plan(
+    ctx: &RunContext,
+    set: &PatchSet,
+    plan: &weave::Plan,
+    extra: &Extra,
+) -> Option<(weave::Plan, Vec<usize>)> {
+    if extra.declaration_split || extra.hoisted.is_some() {
+        return None;
+    }
+    let (src, range) = (set.original_text(), set.unpatched_range());
+    let h = weave::value::holes(&src, range, &plan.site, &set.patches, HOLE_MIN)?;
+    let original = h.src[h.range.clone()].to_string();
+    let candidate =
+        |i: usize| h.patches[i].is_some() && plan.tree[i].is_err() && set.other_edits(i).is_empty();
+    let texts: Vec<String> = (0..set.patches.len())
+        .map(|i| h.patches[i].clone().unwrap_or_else(|| original.clone()))
+        .collect();
+    let mut holes = weave::plan(&h.src, h.range.clone(), &texts).ok()?;
+    for (i, excluded) in holes.excluded.iter_mut().enumerate() {
+        if !candidate(i) {
+            *excluded = Some("not in the value hole".into());
+        }
+    }
+    holes.exclude_stack_exposed(&ctx.state.purity);
+    holes.enable_tree(&ctx.state.purity);
+    let members: Vec<usize> = (0..set.patches.len())
+        .filter(|&i| candidate(i) && holes.tree[i].is_ok())
+        .collect();
+    tracing::debug!(
+        "value hole of type {}: {} of {} patches",
+        h.ty,
+        members.len(),
+        set.patches.len()
+    );
+    (members.len() >= HOLE_MIN).then_some((holes, members))
+}
+
+/// `n` flags, set for `members` only.
+fn keep_only(n: usize, members: &[usize]) -> Vec<bool> {
+    (0..n).map(|i| members.contains(&i)).collect()
+}
+
+/// One plan woven for some of a set's patches (`keep`); the others are another part's.
+struct Part<'a> {
+    plan: &'a weave::Plan,
+    keep: Vec<bool>,
+    /// A value hole's plan: its compile errors are not the patches' (the statement around the
+    /// hole is rewritten), so a patch whose hole does not compile is compiled on its own.
+    holes: bool,
+}
+
+impl<'a> Part<'a> {
+    fn of(plan: &'a weave::Plan, keep: Vec<bool>) -> Part<'a> {
+        Part {
+            plan,
+            keep,
+            holes: false,
+        }
+    }
+
+    fn holes(plan: &'a weave::Plan, keep: Vec<bool>) -> Part<'a> {
+        Part {
+            plan,
+            keep,
+            holes: true,
+        }
+    }
+}
+
 /// Why a patch of a hoisted initialiser is not woven: it names a field that an initialiser may
 /// not read where a method may (`weave::hoist::Hoisted::guarded`).
 fn guarded_name(
@@ -254,22 +345,34 @@ fn woven(
     worker: &mut Worker,
     worker_id: usize,
     set: &PatchSet,
-    plan: &weave::Plan,
+    part: Part,
 ) {
+    let plan = part.plan;
     for (i, why) in plan.excluded.iter().enumerate() {
-        if let Some(why) = why {
+        if let (Some(why), true) = (why, part.keep[i]) {
             v.fallback.push((i, why.clone()));
         }
     }
     let setup = ctx.setup(worker_id, "schemata", set);
     let weight = |i: usize| plan.site.method.len() + 2 * plan.statement(i).len();
-    let weavable = plan.weavable();
+    let mut weavable = plan.weavable();
+    weavable.retain(|&i| part.keep[i]);
+    if weavable.is_empty() {
+        return;
+    }
     let mut size = group_size(plan, &weavable);
     let mut groups = chunks(&weavable, size, weight);
     let mut terminal = false;
     while let Some(group) = groups.pop_front() {
         crate::progress::phase(&format!("compiling the schemata ({} patches)", group.len()));
         let s = match compile_schemata(worker, &setup, plan, group.clone(), terminal) {
+            Ok(mut s) if part.holes => {
+                for (i, msg) in std::mem::take(&mut s.compile_errors) {
+                    s.fallback
+                        .insert(i, format!("its value hole does not compile: {msg}"));
+                }
+                s
+            }
             Ok(s) => s,
             Err(e) => {
                 let why = format!("compiling the schemata: {e}");
