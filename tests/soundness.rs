@@ -123,6 +123,36 @@ fn soundness_fixture_default_equals_no_dedup_equals_plain_equals_expected() {
         .filter_map(|l| l["patch"].as_u64())
         .collect();
     assert_eq!(one_by_one, [1, 2, 3, 12]);
+    // Value holes: the patches of `Meter.read` that differ only in `note`'s int argument are
+    // woven with that argument computed ahead (`note` has an effect, so the whole statement
+    // could not share the tree); the `long` one, the other argument's and the two statements
+    // are not. On `readingsAreNotedInOrder` the holes 7 and 11 of `base + scale`,
+    // `scale + base`, `base + scale * 1`, `(base + scale)` and `raw + raw + scale` are one
+    // class (with the unpatched statement).
+    let line: serde_json::Value = default
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .find(|l| {
+            l["patches_path"]
+                .as_str()
+                .unwrap()
+                .ends_with("value_hole.json")
+        })
+        .unwrap();
+    assert_eq!(line["extra"]["value_holes"], 10, "{line}");
+    let runs = class_on("value_hole.json", "#readingsAreNotedInOrder");
+    let alike = |p: u64| runs.iter().find(|(q, _)| *q == p).unwrap().1;
+    assert!(alike(0).is_some(), "{runs:?}");
+    for p in [1, 2, 8, 11] {
+        assert_eq!(alike(p), alike(0), "patch {p}: {runs:?}");
+    }
+    // The integer too large for an int is not the hole's to call `C`: compiled alone.
+    let one_by_one: Vec<u64> = details_of(&work, "value_hole.json")
+        .into_iter()
+        .filter(|l| l["one_by_one"].is_string())
+        .filter_map(|l| l["patch"].as_u64())
+        .collect();
+    assert_eq!(one_by_one, [9]);
     // An overflow the project catches (`Depth.reach` answers -1) names nothing in the test's
     // result, and the woven frames overflow a walk that ends in plain: every instrumented handler
     // marks the overflow it catches, and a run with woven code that caught one is decided again.

@@ -431,6 +431,25 @@ FINAL_CONSTANT = [
     ("final String head = s.substring(0, 1)", "C"),                 # no semicolon
 ]
 
+# Value holes (issue 25): patches of a statement that calls a method with an effect, differing
+# only in one argument. Computed ahead of the statement, the argument's value is what the tree
+# tells apart; the `long` hole picks the other overload and is no member of the hole.
+VALUE_HOLE = [
+    ("note(base + scale, \"r\");", "s"),
+    ("note(scale + base, \"r\");", "s"),
+    ("note(base + scale * 1, \"r\");", "s"),
+    ("note(base - scale, \"r\");", "F"),
+    ("note(base + scale + 0L, \"r\");", "F"),          # long: the other overload
+    ("note(base * scale + 1, \"r\");", "F"),           # 7 and 11, but 1 for (0, 4)
+    ("note(base / (scale - 1), \"r\");", "F"),         # ArithmeticException in the hole
+    ("note(base + scale, \"R\");", "F"),               # another hole
+    ("note((base + scale), \"r\");", "s"),
+    ("note(base + scale + 2147483648, \"r\");", "C"),  # a literal too large for an int
+    ("note(base % scale + 7, \"r\");", "F"),
+    ("note(raw + raw + scale, \"r\");", "s"),
+    ("note(base + scale, \"r\");\n        note(0, \"r\");", "F"),
+]
+
 SETS = [
     ("static_shadow", PKG + "Limits.java", "public static void setMax(", "Limits.max = max;", 0,
      STATIC_SHADOW),
@@ -470,6 +489,8 @@ SETS = [
      "int fee = amount / scale();", 0, DECLARATION_AROUND),
     ("final_constant", PKG + "Prefix.java", "public static boolean folds(",
      "final String head = s.substring(0, 1);", 0, FINAL_CONSTANT),
+    ("value_hole", PKG + "Meter.java", "public void read(", "note(base + scale, \"r\");", 0,
+     VALUE_HOLE),
     ("caught_overflow", PKG + "Depth.java", "static int down(",
      "return down(n, d + 1);", 0, CAUGHT_OVERFLOW),
 ]
