@@ -3,7 +3,9 @@
 //! arguments and causes vary, boxed values and strings that are equal but not identical, and
 //! constants or variables replaced by calls to methods of the class (which a test may override),
 //! comments in the patch (blanked by the weave), and writes to locals after the statement
-//! (dead or not, which dependency-based equivalence tells apart).
+//! (dead or not, which dependency-based equivalence tells apart), and arguments of calls
+//! rewritten to the same value, to a value of a wider type, or to a division by zero (value holes,
+//! `weave::value`).
 
 use super::spot::{is_integral, is_numeric, Member, Mutant, Spot};
 
@@ -335,8 +337,49 @@ fn dead_writes(s: &Spot, out: &mut Vec<Mutant>) {
 }
 
 /// Every mutant of the hazard operators, in a deterministic order.
+/// A numeric argument of a call, the hole `weave::value` computes ahead of the statement:
+/// rewritten to the same value by another expression (`hole-value`, the tree must put it with
+/// the original), to a `long` (`hole-retype`, which may pick another overload, and must not
+/// join the original's hole), or to a division by zero (`hole-throw`, an exception thrown from
+/// the hole, which must come from the statement's line and after nothing else of it ran).
+fn holes(s: &Spot, out: &mut Vec<Mutant>) {
+    for n in s.nodes() {
+        if n.kind() != "argument_list" {
+            continue;
+        }
+        let mut c = n.walk();
+        for arg in n.named_children(&mut c) {
+            let numeric = arg.kind() == "identifier" && s.var_ref(arg).is_some_and(is_numeric)
+                || arg.kind() == "binary_expression"
+                    && [
+                        arg.child_by_field_name("left"),
+                        arg.child_by_field_name("right"),
+                    ]
+                    .into_iter()
+                    .flatten()
+                    .any(|k| s.var_ref(k).is_some_and(is_numeric));
+            if !numeric {
+                continue;
+            }
+            let t = s.text(arg);
+            let r = arg.byte_range();
+            for (op, with) in [
+                ("hole-value", format!("({t}) * 2 - ({t})")),
+                ("hole-retype", format!("({t}) + 0L")),
+                ("hole-throw", format!("({t}) / 0")),
+            ] {
+                out.push(Mutant {
+                    text: s.replace(r.clone(), &with),
+                    op,
+                });
+            }
+        }
+    }
+}
+
 pub fn hazards(s: &Spot) -> Vec<Mutant> {
     let mut out = Vec::new();
+    holes(s, &mut out);
     field_writes(s, &mut out);
     throws(s, &mut out);
     identity(s, &mut out);
