@@ -376,10 +376,11 @@ pub fn fuzz(args: &FuzzArgs, jobs: usize) -> anyhow::Result<Report> {
 
 fn summary_json(args: &FuzzArgs, report: &Report) -> serde_json::Value {
     let default = &report.runs[0];
-    let (mut woven, mut tree) = (0usize, 0usize);
+    let (mut woven, mut tree, mut holes) = (0usize, 0usize, 0u64);
     for r in default.results.values() {
         woven += r.extra.woven;
         tree += r.extra.tree_patches;
+        holes += r.extra.value_holes;
     }
     let mut ops: BTreeMap<&str, usize> = BTreeMap::new();
     for s in &report.sets {
@@ -421,6 +422,7 @@ fn summary_json(args: &FuzzArgs, report: &Report) -> serde_json::Value {
         "woven": woven,
         "tree_patches": tree,
         "tree_share": if woven == 0 { 0.0 } else { tree as f64 / woven as f64 },
+        "value_holes": holes,
         "ops": ops,
         "counts": counts,
         "seconds": seconds,
@@ -433,7 +435,7 @@ fn summary_text(report: &Report, s: &serde_json::Value) -> String {
     let mut t = format!(
         "fuzz summary (seed {}): {} sets ({} in loops), {} patches, {} disagreements \
          ({} timing-borderline apart)\n\
-         woven {} patches, {} on the tree path ({:.1} %)\n",
+         woven {} patches, {} on the tree path ({:.1} %), {} in value holes\n",
         s["seed"],
         s["sets"],
         s["sets_in_loops"],
@@ -442,7 +444,8 @@ fn summary_text(report: &Report, s: &serde_json::Value) -> String {
         report.timing.len(),
         s["woven"],
         s["tree_patches"],
-        s["tree_share"].as_f64().unwrap_or(0.0) * 100.0
+        s["tree_share"].as_f64().unwrap_or(0.0) * 100.0,
+        s["value_holes"]
     );
     for r in &report.runs {
         let counts: Vec<String> = r.counts().iter().map(|(c, n)| format!("{c} {n}")).collect();
