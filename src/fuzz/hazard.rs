@@ -337,12 +337,10 @@ fn dead_writes(s: &Spot, out: &mut Vec<Mutant>) {
 }
 
 /// Every mutant of the hazard operators, in a deterministic order.
-/// A numeric argument of a call, the hole `weave::value` computes ahead of the statement:
-/// rewritten to the same value by another expression (`hole-value`, the tree must put it with
-/// the original), to a `long` (`hole-retype`, which may pick another overload, and must not
-/// join the original's hole), or to a division by zero (`hole-throw`, an exception thrown from
-/// the hole, which must come from the statement's line and after nothing else of it ran).
-fn holes(s: &Spot, out: &mut Vec<Mutant>) {
+/// The numeric arguments of calls, each the hole `weave::value` may compute ahead of the
+/// statement: an identifier of a numeric type, or a binary expression with one as an operand.
+fn numeric_arguments<'t>(s: &Spot<'t>) -> Vec<tree_sitter::Node<'t>> {
+    let mut out = Vec::new();
     for n in s.nodes() {
         if n.kind() != "argument_list" {
             continue;
@@ -358,23 +356,51 @@ fn holes(s: &Spot, out: &mut Vec<Mutant>) {
                     .into_iter()
                     .flatten()
                     .any(|k| s.var_ref(k).is_some_and(is_numeric));
-            if !numeric {
-                continue;
-            }
-            let t = s.text(arg);
-            let r = arg.byte_range();
-            for (op, with) in [
-                ("hole-value", format!("({t}) * 2 - ({t})")),
-                ("hole-retype", format!("({t}) + 0L")),
-                ("hole-throw", format!("({t}) / 0")),
-            ] {
-                out.push(Mutant {
-                    text: s.replace(r.clone(), &with),
-                    op,
-                });
+            if numeric {
+                out.push(arg);
             }
         }
     }
+    out
+}
+
+/// One argument's hole family: the same value by another expression (`hole-value`, which the
+/// tree must put with the original), other values (`hole-value`), a `long` (`hole-retype`, which
+/// may pick another overload and must not join the original's hole), and a division by zero
+/// (`hole-throw`, thrown from the hole: from the statement's line, after nothing else of it ran).
+fn hole_family(s: &Spot, arg: tree_sitter::Node) -> Vec<Mutant> {
+    let t = s.text(arg);
+    [
+        ("hole-value", format!("({t}) * 2 - ({t})")),
+        ("hole-value", format!("({t}) + 1")),
+        ("hole-value", format!("-({t})")),
+        ("hole-retype", format!("({t}) + 0L")),
+        ("hole-throw", format!("({t}) / 0")),
+    ]
+    .into_iter()
+    .map(|(op, with)| Mutant {
+        text: s.replace(arg.byte_range(), &with),
+        op,
+    })
+    .collect()
+}
+
+/// Every numeric argument's hole family.
+fn holes(s: &Spot, out: &mut Vec<Mutant>) {
+    for arg in numeric_arguments(s) {
+        out.extend(hole_family(s, arg));
+    }
+}
+
+/// The hole family of one numeric argument chosen by `pick` (from the count of them), whole: a
+/// value hole forms from three patches at one expression, which the round-robin choice of
+/// operators seldom gives (`mutate::generate` starts some locations with it).
+pub fn hole_burst(s: &Spot, pick: impl FnOnce(usize) -> usize) -> Vec<Mutant> {
+    let args = numeric_arguments(s);
+    if args.is_empty() {
+        return Vec::new();
+    }
+    hole_family(s, args[pick(args.len())])
 }
 
 pub fn hazards(s: &Spot) -> Vec<Mutant> {

@@ -266,7 +266,9 @@ pub fn classic(s: &Spot) -> Vec<Mutant> {
 }
 
 /// Up to `max` distinct patches (none equal to the original statement), chosen round-robin over
-/// the operators in a seeded order so that every operator that applies is represented.
+/// the operators in a seeded order so that every operator that applies is represented; one
+/// location in three with a numeric call argument starts with that argument's whole hole family
+/// (`hazard::hole_burst`), so that value holes form.
 pub fn generate(s: &Spot, rng: &mut Rng, max: usize) -> Vec<Mutant> {
     let orig = s.orig();
     let mut all = classic(s);
@@ -274,6 +276,14 @@ pub fn generate(s: &Spot, rng: &mut Rng, max: usize) -> Vec<Mutant> {
     all.extend(super::stackread::stack_reads(s));
     let mut seen: BTreeSet<String> = BTreeSet::new();
     seen.insert(orig.to_string());
+    let mut out = Vec::new();
+    if rng.below(3) == 0 {
+        for m in super::hazard::hole_burst(s, |n| rng.below(n)) {
+            if out.len() < max && seen.insert(m.text.clone()) {
+                out.push(m);
+            }
+        }
+    }
     let mut by_op: BTreeMap<&'static str, Vec<Mutant>> = BTreeMap::new();
     for m in all {
         if seen.insert(m.text.clone()) {
@@ -285,7 +295,6 @@ pub fn generate(s: &Spot, rng: &mut Rng, max: usize) -> Vec<Mutant> {
         rng.shuffle(q);
     }
     rng.shuffle(&mut queues);
-    let mut out = Vec::new();
     while out.len() < max && queues.iter().any(|q| !q.is_empty()) {
         for q in &mut queues {
             if out.len() >= max {
