@@ -44,7 +44,7 @@ else
   # The commit a given binary was built from, when its name says it (patchval-COMMIT).
   case $(basename "$bin") in patchval-*) commit=${bin##*/patchval-} ;; *) commit="$commit?" ;; esac
 fi
-[ -f "$ledger" ] || printf 'date\tcommit\tfixture\tseed\tpatches\tdisagreements\ttiming_borderline\twoven\ttree_patches\tvalue_holes\tseconds\n' >"$ledger"
+[ -f "$ledger" ] || printf 'date\tcommit\tfixture\tseed\tpatches\tdisagreements\ttiming_borderline\twoven\ttree_patches\tvalue_holes\tseconds_all_techniques\n' >"$ledger"
 failed=0
 for seed in $(seq "$first" "$last"); do
   for name in $fixtures; do
@@ -61,7 +61,7 @@ j = json.load(open(s))
 holes = j.get("value_holes", 0)
 print("\t".join(str(x) for x in [datetime.date.today().isoformat(), commit, name, seed, j["patches"],
       len(j["disagreements"]), len(j.get("timing_borderline", [])), j["woven"], j["tree_patches"],
-      holes, round(j.get("seconds", 0))]))
+      holes, round(sum(j.get("seconds", {}).values()))]))
 PY
   done
 done
