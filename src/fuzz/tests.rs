@@ -337,3 +337,51 @@ fn a_patch_may_declare_a_local_of_its_own() {
         "{decls:?}"
     );
 }
+
+const METER: &str = r#"package p;
+
+public class Meter {
+    private final StringBuilder log = new StringBuilder();
+
+    void read(int raw, int scale) {
+        note(raw * 2 + scale, "r");
+    }
+
+    void note(int v, String tag) {
+        log.append(tag).append(v);
+    }
+}
+"#;
+
+#[test]
+fn a_hole_burst_rewrites_one_numeric_argument_whole() {
+    let files = vec![locate::parse_source("src/p/Meter.java", METER.into(), true).unwrap()];
+    let exceptions = locate::exceptions(&files);
+    let stmt = "note(raw * 2 + scale, \"r\");";
+    let start = METER.find(stmt).unwrap();
+    let spot = locate::spot(&files[0], &(start..start + stmt.len()), &exceptions).unwrap();
+    let burst = super::hazard::hole_burst(&spot, |n| {
+        assert_eq!(n, 1, "one numeric argument");
+        0
+    });
+    let got: Vec<&str> = burst.iter().map(|m| m.text.as_str()).collect();
+    let e = "raw * 2 + scale";
+    assert_eq!(
+        got,
+        [
+            format!("note(({e}) * 2 - ({e}), \"r\");"),
+            format!("note(({e}) + 1, \"r\");"),
+            format!("note(-({e}), \"r\");"),
+            format!("note(({e}) + 0L, \"r\");"),
+            format!("note(({e}) / 0, \"r\");"),
+        ]
+    );
+    // Some seeds start the location's patches with the whole family, others do not.
+    let starts = (0..12)
+        .filter(|&seed| {
+            let g = mutate::generate(&spot, &mut Rng::new(seed), 16);
+            g.len() >= 5 && g[..5] == burst[..]
+        })
+        .count();
+    assert!(starts > 0 && starts < 12, "{starts} of 12 seeds");
+}
