@@ -53,7 +53,10 @@ pub fn holes(
     let original = Wrapped::parse(&mut p, &src[stmt.clone()])?;
     let s0 = single(&original)?;
     // A local declaration is no location of its own (`weave::split` takes it).
-    if !matches!(s0.kind(), "expression_statement" | "return_statement") {
+    if !matches!(
+        s0.kind(),
+        "expression_statement" | "return_statement" | "if_statement"
+    ) {
         return None;
     }
     let (before, after) = (&src[stmt.start..range.start], &src[range.end..stmt.end]);
@@ -206,11 +209,21 @@ fn constant_forming(kind: &str) -> bool {
     )
 }
 
-/// `path` shortened while its node's parent is [`constant_forming`].
+/// The parentheses of an `if`'s condition, which belong to the statement.
+fn if_condition(n: tree_sitter::Node) -> bool {
+    n.kind() == "parenthesized_expression"
+        && n.parent().is_some_and(|p| {
+            p.kind() == "if_statement"
+                && p.child_by_field_name("condition").map(|c| c.id()) == Some(n.id())
+        })
+}
+
+/// `path` shortened while its node's parent is [`constant_forming`] (but for an `if`'s own
+/// parentheses).
 fn widen(s0: tree_sitter::Node, mut path: Vec<usize>) -> Vec<usize> {
     while let Some((_, parent)) = path.split_last() {
         match at(s0, parent) {
-            Some(p) if constant_forming(p.kind()) => {
+            Some(p) if constant_forming(p.kind()) && !if_condition(p) => {
                 path.pop();
             }
             _ => break,
@@ -262,6 +275,9 @@ fn context_ok(src: &str, s0: tree_sitter::Node, path: &[usize], ty: &str, site: 
         let ok = match (node.kind(), field) {
             ("expression_statement", _) => i == 0,
             ("return_statement", _) => child.is_named(),
+            // The condition is evaluated first, once; the branches after it.
+            ("if_statement", Some("condition")) => if_condition(child),
+            ("parenthesized_expression", _) => if_condition(node) && child.is_named(),
             ("assignment_expression", Some("right")) => node
                 .child_by_field_name("left")
                 .is_some_and(|l| local(l) || own_field(l)),

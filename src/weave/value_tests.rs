@@ -155,3 +155,50 @@ fn static_types_follow_javac() {
     assert_eq!(ty("null"), None);
     assert_eq!(ty("s.length()"), None);
 }
+
+#[test]
+fn an_if_condition_is_a_hole_and_its_branches_stay() {
+    let body = "void f(int x, java.util.List<Integer> l) { if (x > 0) { l.add(x); } }";
+    let h = find(
+        body,
+        "if (x > 0) { l.add(x); }",
+        &[
+            "if (x >= 0) { l.add(x); }",
+            "if (x > 1) { l.add(x); }",
+            "if (!(x > 0)) { l.add(x); }",
+            "if (x > 0) { l.add(-x); }",
+        ],
+    )
+    .unwrap();
+    assert_eq!(h.ty, "boolean");
+    assert!(
+        h.src
+            .contains("{ boolean __pv_hv = false; __pv_hv = x > 0; if (__pv_hv) { l.add(x); } }"),
+        "{}",
+        h.src
+    );
+    let p: Vec<Option<&str>> = h.patches.iter().map(|p| p.as_deref()).collect();
+    assert_eq!(
+        p,
+        [
+            Some("__pv_hv = x >= 0;"),
+            Some("__pv_hv = x > 1;"),
+            Some("__pv_hv = !(x > 0);"),
+            None
+        ]
+    );
+    // A condition with a call, or one over several lines, stays whole.
+    let body = "void f(int x, java.util.List<Integer> l) { if (l.isEmpty()) { l.add(x); } }";
+    let ps = [
+        "if (!l.isEmpty()) { l.add(x); }",
+        "if (l.isEmpty() || x > 0) { l.add(x); }",
+    ];
+    assert!(find(body, "if (l.isEmpty()) { l.add(x); }", &ps).is_none());
+    let body =
+        "void f(int x, int y, java.util.List<Integer> l) { if (x > 0\n && y > 0) { l.add(x); } }";
+    let ps = [
+        "if (x > 1\n && y > 0) { l.add(x); }",
+        "if (x > 2\n && y > 0) { l.add(x); }",
+    ];
+    assert!(find(body, "if (x > 0\n && y > 0) { l.add(x); }", &ps).is_none());
+}
