@@ -153,6 +153,30 @@ fn soundness_fixture_default_equals_no_dedup_equals_plain_equals_expected() {
         .filter_map(|l| l["patch"].as_u64())
         .collect();
     assert_eq!(one_by_one, [9]);
+    // An `if`'s condition is a hole too, its branch kept as it is: in `Meter.check` every patch
+    // but the one that changes the branch (9) is a member, the six plausible conditions are one
+    // class on the test, the two that also note the reading at the limit another.
+    let line: serde_json::Value = default
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .find(|l| {
+            l["patches_path"]
+                .as_str()
+                .unwrap()
+                .ends_with("value_hole_if.json")
+        })
+        .unwrap();
+    assert_eq!(line["extra"]["value_holes"], 11, "{line}");
+    assert_eq!(line["extra"]["fallback"], 0, "{line}");
+    let runs = class_on("value_hole_if.json", "#onlyReadingsOverTheLimitAreNoted");
+    let alike = |p: u64| runs.iter().find(|(q, _)| *q == p).unwrap().1;
+    assert!(alike(0).is_some(), "{runs:?}");
+    for p in [2, 3, 5, 6, 10] {
+        assert_eq!(alike(p), alike(0), "patch {p}: {runs:?}");
+    }
+    assert!(alike(1).is_some(), "{runs:?}");
+    assert_eq!(alike(4), alike(1), "{runs:?}");
+    assert_ne!(alike(1), alike(0), "{runs:?}");
     // An overflow the project catches (`Depth.reach` answers -1) names nothing in the test's
     // result, and the woven frames overflow a walk that ends in plain: every instrumented handler
     // marks the overflow it catches, and a run with woven code that caught one is decided again.

@@ -450,6 +450,26 @@ VALUE_HOLE = [
     ("note(base + scale, \"r\");\n        note(0, \"r\");", "F"),
 ]
 
+# Value holes in an `if`'s condition, whose branch calls a method with an effect.
+def _check(cond, body='note(v, "over");'):
+    return "if (" + cond + ") {\n            " + body + "\n        }"
+
+
+VALUE_HOLE_IF = [
+    (_check("v > limit"), "s"),
+    (_check("v >= limit"), "F"),
+    (_check("limit < v"), "s"),
+    (_check("v > limit + 1"), "s"),
+    (_check("v > limit - 1"), "F"),
+    (_check("v - limit > 0"), "s"),
+    (_check("!(v <= limit)"), "s"),
+    (_check("v > limit / 0"), "F"),                    # ArithmeticException in the hole
+    (_check("v != limit"), "F"),
+    (_check("v > limit", 'note(v + 1, "over");'), "F"),  # the branch differs: no member
+    (_check("v > limit || v > 4"), "s"),
+    (_check("v > limit && v > 9"), "F"),
+]
+
 SETS = [
     ("static_shadow", PKG + "Limits.java", "public static void setMax(", "Limits.max = max;", 0,
      STATIC_SHADOW),
@@ -491,6 +511,8 @@ SETS = [
      "final String head = s.substring(0, 1);", 0, FINAL_CONSTANT),
     ("value_hole", PKG + "Meter.java", "public void read(", "note(base + scale, \"r\");", 0,
      VALUE_HOLE),
+    ("value_hole_if", PKG + "Meter.java", "public void check(", _check("v > limit"), 0,
+     VALUE_HOLE_IF),
     ("caught_overflow", PKG + "Depth.java", "static int down(",
      "return down(n, d + 1);", 0, CAUGHT_OVERFLOW),
 ]

@@ -28,4 +28,10 @@ public class Meter {
     public long total() {
         return total;
     }
+
+    public void check(int v, int limit) {
+        if (v > limit) {
+            note(v, "over");
+        }
+    }
 }

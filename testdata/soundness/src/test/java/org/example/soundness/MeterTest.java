@@ -21,4 +21,13 @@ public class MeterTest {
         m.read(0, 4);
         assertEquals(11L, m.total());
     }
+
+    @Test
+    public void onlyReadingsOverTheLimitAreNoted() {
+        Meter m = new Meter();
+        m.check(5, 3);
+        m.check(3, 3);
+        m.check(1, 3);
+        assertEquals("over5;", m.log());
+    }
 }
