@@ -11,6 +11,9 @@
 #   default: every fixture with patches/expected.json. Corpus targets need the cache that
 #   scripts/corpus.sh prepares (PATCHVAL_CORPUS, default ~/.cache/patchval-corpus).
 #   PATCHVAL_BIN=path: measure that binary, without building.
+#   PATCHVAL_BIN_BEFORE=path: also run that binary's default technique, after this one's, for a
+#   before/after of a change (its wall time and rounds in the last columns, and its verdicts
+#   in the agreement). The `holes` column counts the default's patches in value holes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=2
@@ -28,6 +31,7 @@ else
   cargo build --release --quiet
   bin=$PWD/target/release/patchval
 fi
+before=${PATCHVAL_BIN_BEFORE:-}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -45,9 +49,9 @@ timed() {
   { time "$@" >"$tmp/$label.out" 2>"$tmp/$label.err"; } 2>"$tmp/$label.time" || true
 }
 
-printf '%-22s %7s %7s | %8s %8s %8s %8s | %9s %9s %9s | %7s %7s %7s | %8s %8s | %11s | %s\n' \
+printf '%-22s %7s %7s | %8s %8s %8s %8s | %9s %9s %9s | %7s %7s %7s | %8s %8s | %11s | %9s | %5s | %8s %10s\n' \
   target patches init_s plain_s nodedup_s alltests_s default_s plain_cs/p nodedup_cs/p default_cs/p \
-  plain/def nodedup/def all/def rounds_nd rounds_def tests/suite agree
+  plain/def nodedup/def all/def rounds_nd rounds_def tests/suite agree holes before_s rounds_bef
 for target in "${targets[@]}"; do
   name=${target#corpus:}
   work=$tmp/$name.w
@@ -71,19 +75,21 @@ for target in "${targets[@]}"; do
     tail -5 "$tmp/$name.init.err" >&2
     continue
   fi
-  for label in plain nodedup alltests default; do
+  for label in plain nodedup alltests default ${before:+before}; do
+    run_bin=$bin
     case $label in
       plain) flags=(--technique plain) ;;
       nodedup) flags=(--no-dedup) ;;
       alltests) flags=(--all-tests) ;;
       default) flags=() ;;
+      before) flags=(); run_bin=$before ;;
     esac
     rm -f "$work/result.jsonl"
-    timed "$name.$label" "$bin" run -j "$jobs" -w "$work" "${flags[@]}" "$patches"
+    timed "$name.$label" "$run_bin" run -j "$jobs" -w "$work" "${flags[@]}" "$patches"
     mv "$work/result.jsonl" "$tmp/$name.$label.jsonl" 2>/dev/null || : >"$tmp/$name.$label.jsonl"
   done
   python3 - "$tmp" "$name" "$target" <<'PY'
-import json, sys
+import json, os, sys
 tmp, name, target = sys.argv[1:]
 def load(label):
     return [json.loads(l) for l in open(f"{tmp}/{name}.{label}.jsonl")]
@@ -95,8 +101,10 @@ runs = {l: load(l) for l in labels}
 by = lambda rs: {r["patches_path"]: r["succlist"] for r in rs}
 a, b, d, c = (by(runs[l]) for l in labels)
 n = sum(len(v) for v in a.values())
-same = sum(x == y == z == w for k in a
-           for x, y, z, w in zip(a[k], b.get(k, ""), c.get(k, ""), d.get(k, "")))
+has_before = os.path.exists(f"{tmp}/{name}.before.jsonl")
+e = by(load("before")) if has_before else c
+same = sum(x == y == z == w == v for k in a
+           for x, y, z, w, v in zip(a[k], b.get(k, ""), c.get(k, ""), d.get(k, ""), e.get(k, "")))
 rounds = lambda rs: sum(r["extra"].get("rounds", 0) for r in rs)
 # Tests the default ran per set against the suite (summed over sets).
 sel = sum(r["extra"].get("tests_selected", 0) for r in runs["default"])
@@ -106,7 +114,9 @@ init_s, _ = times("init")
 per = lambda cpu: cpu / max(n, 1)
 print(f"{target:<22} {n:>7} {init_s:>7.1f} | {tp:>8.1f} {tn:>8.1f} {ta:>8.1f} {tv:>8.1f} | "
       f"{per(cp):>9.2f} {per(cn):>9.2f} {per(cv):>9.2f} | {tp/tv:>6.1f}x {tn/tv:>6.2f}x {ta/tv:>6.2f}x | "
-      f"{rounds(runs['nodedup']):>8} {rounds(runs['default']):>8} | {sel:>5}/{suite:<5} | {same}/{n}")
+      f"{rounds(runs['nodedup']):>8} {rounds(runs['default']):>8} | {sel:>5}/{suite:<5} | {same:>4}/{n:<4} | "
+      f"{sum(r['extra'].get('value_holes', 0) for r in runs['default']):>5} | "
+      + (f"{times('before')[0]:>8.1f} {rounds(load('before')):>10}" if has_before else f"{'-':>8} {'-':>10}"))
 with open(f"{tmp}/totals", "a") as f:
     f.write(f"{tp} {tn} {ta} {tv} {cp} {cn} {cv} {same} {n}\n")
 PY
