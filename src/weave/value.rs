@@ -78,45 +78,59 @@ pub fn holes(
             Some(Found::Hole(path, text(&w.text, hole).to_string()))
         })
         .collect();
-    // The largest group of one path (patches equal to the original join it).
+    // The patches per path of a hole (patches equal to the original join every group).
     let mut by_path: BTreeMap<&[usize], usize> = BTreeMap::new();
     for f in found.iter().flatten() {
         if let Found::Hole(path, _) = f {
             *by_path.entry(path).or_default() += 1;
         }
     }
-    let (path, _) = by_path.into_iter().max_by_key(|(_, n)| *n)?;
-    let path = path.to_vec();
+    // Names a hole may read: the visible locals, then the fields the class declares itself.
+    let mut names = site.locals.clone();
+    for f in own_fields(src, stmt.start) {
+        if !names.iter().any(|l| l.name == f.name) {
+            names.push(f);
+        }
+    }
+    let line = |t: &str| !t.contains('\n') && !t.contains('\r');
+    // The members of the hole at `path`, when it may be one: (its type, their texts).
+    let mut group = |path: &[usize]| -> Option<(String, Vec<Option<String>>)> {
+        let hole0 = at(s0, path)?;
+        let h0 = text(&original.text, hole0);
+        // On the statement's first line: computed ahead, it throws from the same line.
+        if !line(&original.text[s0.start_byte()..hole0.end_byte()]) {
+            return None;
+        }
+        let ty = type_of(&original.text, hole0, &names)?;
+        if !context_ok(&original.text, s0, path, &ty, site) {
+            return None;
+        }
+        let mut texts = vec![None; patches.len()];
+        let mut n = 0;
+        for (i, f) in found.iter().enumerate() {
+            let h = match f {
+                Some(Found::Hole(q, h)) if q == path && line(h) => h,
+                Some(Found::Same) => h0,
+                _ => continue,
+            };
+            let w = Wrapped::parse(&mut p, &format!("{before}{}{after}", patches[i]))?;
+            let hole = at(single(&w)?, path)?;
+            if type_of(&w.text, hole, &names).as_deref() != Some(ty.as_str()) {
+                continue;
+            }
+            texts[i] = Some(format!("{HOLE} = {h};"));
+            n += 1;
+        }
+        (n >= min).then_some((ty, texts))
+    };
+    // The largest group that may be a hole (a branch's holes may outnumber the condition's).
+    let mut paths: Vec<(&[usize], usize)> = by_path.into_iter().collect();
+    paths.sort_by_key(|(_, n)| std::cmp::Reverse(*n));
+    let (path, (ty, texts)) = paths
+        .into_iter()
+        .find_map(|(path, _)| Some((path.to_vec(), group(path)?)))?;
     let hole0 = at(s0, &path)?;
     let h0 = text(&original.text, hole0);
-    let line = |t: &str| !t.contains('\n') && !t.contains('\r');
-    // The hole is on the statement's first line: computed ahead, it throws from the same line.
-    if !line(&original.text[s0.start_byte()..hole0.end_byte()]) {
-        return None;
-    }
-    let ty = type_of(&original.text, hole0, &site.locals)?;
-    if !context_ok(&original.text, s0, &path, &ty, site) {
-        return None;
-    }
-    let mut texts = vec![None; patches.len()];
-    let mut n = 0;
-    for (i, f) in found.iter().enumerate() {
-        let h = match f {
-            Some(Found::Hole(q, h)) if *q == path && line(h) => h,
-            Some(Found::Same) => h0,
-            _ => continue,
-        };
-        let w = Wrapped::parse(&mut p, &format!("{before}{}{after}", patches[i]))?;
-        let hole = at(single(&w)?, &path)?;
-        if type_of(&w.text, hole, &site.locals).as_deref() != Some(ty.as_str()) {
-            continue;
-        }
-        texts[i] = Some(format!("{HOLE} = {h};"));
-        n += 1;
-    }
-    if n < min {
-        return None;
-    }
     // The rewritten statement, in the wrapper's coordinates shifted back to the file's.
     let off = s0.start_byte();
     let s0_text = text(&original.text, s0);
@@ -148,6 +162,63 @@ pub fn holes(
         patches: texts,
         ty,
     })
+}
+
+/// The fields declared in the class body nearest to byte `at` of `src`, as locals are: a name no
+/// local takes there means the nearest class's own field when it declares one (its own fields
+/// hide inherited and enclosing classes' ones). Reading one in the hole has no effect: the class
+/// is initialised, since its code runs.
+fn own_fields(src: &str, at: usize) -> Vec<Local> {
+    let mut p = parser();
+    let Some(tree) = p.parse(src, None) else {
+        return Vec::new();
+    };
+    let mut body = tree.root_node().descendant_for_byte_range(at, at);
+    while let Some(n) = body {
+        if matches!(n.kind(), "class_body" | "interface_body" | "enum_body") {
+            break;
+        }
+        body = n.parent();
+    }
+    let Some(body) = body else {
+        return Vec::new();
+    };
+    let mut members: Vec<tree_sitter::Node> = Vec::new();
+    let mut c = body.walk();
+    for m in body.named_children(&mut c) {
+        if m.kind() == "enum_body_declarations" {
+            let mut c2 = m.walk();
+            members.extend(m.named_children(&mut c2));
+        } else {
+            members.push(m);
+        }
+    }
+    let mut out = Vec::new();
+    for m in members {
+        if !matches!(m.kind(), "field_declaration" | "constant_declaration") {
+            continue;
+        }
+        let Some(ty) = m.child_by_field_name("type") else {
+            continue;
+        };
+        let mut c = m.walk();
+        for d in m.children_by_field_name("declarator", &mut c) {
+            let Some(name) = d.child_by_field_name("name") else {
+                continue;
+            };
+            let dims = d
+                .child_by_field_name("dimensions")
+                .map_or("", |x| text(src, x));
+            out.push(Local {
+                name: text(src, name).to_string(),
+                ty: format!("{}{dims}", text(src, ty)),
+                is_final: super::locals::has_final(src, m),
+                assigned: true,
+                unusable: None,
+            });
+        }
+    }
+    out
 }
 
 /// Where the statement's text starts in its wrapper (`class __PV { void __m() {\n`).
@@ -388,9 +459,10 @@ fn promote2<'a>(a: &'a str, b: &'a str) -> &'a str {
     "int"
 }
 
-/// The static type of an expression built of literals, visible locals of a primitive, boxed or
-/// `String` type, and operators, exactly as javac gives it; `None` for anything else (a call, a
-/// field, an assignment, `null`), or when an operand's type does not fit its operator.
+/// The static type of an expression built of literals, names in `locals` (visible locals, and the
+/// class's own fields) of a primitive, boxed or `String` type, and operators, exactly as javac
+/// gives it; `None` for anything else (a call, `this.f`, an assignment, `null`), or when an
+/// operand's type does not fit its operator.
 pub fn type_of(src: &str, n: tree_sitter::Node, locals: &[Local]) -> Option<String> {
     let ty = |n| type_of(src, n, locals);
     let t = match n.kind() {

@@ -202,3 +202,72 @@ fn an_if_condition_is_a_hole_and_its_branches_stay() {
     ];
     assert!(find(body, "if (x > 0\n && y > 0) { l.add(x); }", &ps).is_none());
 }
+
+#[test]
+fn the_class_own_fields_are_read_in_holes_and_a_local_hides_one() {
+    // `real` is the class's own `double`, `k` an `int` hidden by the local `k` (a `long`).
+    let fields = "private final double real = 1; int k; static final String NAME = \"n\"; int[] a;";
+    let body = format!(
+        "{fields} void f(double t, long k) {{ if (real >= 0.0) {{ log(t, real / (2.0 * t)); }} }}"
+    );
+    let h = find(
+        &body,
+        "log(t, real / (2.0 * t));",
+        &[
+            "log(t, real + (2.0 * t));",
+            "log(t, real * (2.0 * t));",
+            "log(t, real / (2.0 - t));",
+        ],
+    )
+    .unwrap();
+    assert_eq!(h.ty, "double");
+    let stmt = "if (real >= 0.0) { log(t, real / (2.0 * t)); }";
+    let h = find(
+        &body,
+        stmt,
+        &[
+            "if (real < 0.0) { log(t, real / (2.0 * t)); }",
+            "if (real > 0.0) { log(t, real / (2.0 * t)); }",
+        ],
+    )
+    .unwrap();
+    assert_eq!(h.ty, "boolean");
+    // The local `k` is a `long`: the hole `k + 1` is one.
+    let h = find(
+        &body,
+        stmt,
+        &[
+            "if (k + 1 > 0) { log(t, real / (2.0 * t)); }",
+            "if (k > 2) { log(t, real / (2.0 * t)); }",
+        ],
+    );
+    assert_eq!(h.unwrap().ty, "boolean");
+    // `k` is the local: a `long` like the patches' holes (the field `k`, an `int`, would not be).
+    let h = find(
+        &body.replace("} }", "} log2(k); }"),
+        "log2(k);",
+        &["log2(k + 1L);", "log2(k * 2L);"],
+    );
+    assert_eq!(h.unwrap().ty, "long");
+    // A `String` constant is read like a literal; an array field is no known type.
+    let h = find(
+        &body.replace("} }", "} log3(NAME); }"),
+        "log3(NAME);",
+        &["log3(NAME + 1);", "log3(\"m\" + NAME);"],
+    );
+    assert_eq!(h.unwrap().ty, "String");
+    assert!(find(
+        &body,
+        "log(t, real / (2.0 * t));",
+        &["log(t, a[0]);", "log(t, a[1]);"]
+    )
+    .is_none());
+    // In an inner class, the outer class's field is not the nearest class's own: refused.
+    let body = "double real; class In { void f(double t) { log(t, 1.0); } }";
+    assert!(find(
+        body,
+        "log(t, 1.0);",
+        &["log(t, real);", "log(t, real + 1);"]
+    )
+    .is_none());
+}
