@@ -35,24 +35,29 @@ fn details_of(work: &Path, set: &str) -> Vec<serde_json::Value> {
         .collect()
 }
 
+/// The default run's `result.jsonl` line (runs/0001) of one set, by the set's file name.
+fn result_of(work: &Path, set: &str) -> serde_json::Value {
+    std::fs::read_to_string(work.join("runs/0001/result.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .find(|l| l["patches_path"].as_str().unwrap().ends_with(set))
+        .unwrap()
+}
+
 #[test]
 fn soundness_fixture_default_equals_no_dedup_equals_plain_equals_expected() {
     let (_tmp, work) = three_techniques_give_expected("soundness");
     // Locations inside block lambdas are woven with the statement around the lambda (with the
     // initialiser moved into a method, for `lambda_field`): no patch validated one by one, the ones
     // that compile all woven.
-    let default = std::fs::read_to_string(work.join("runs/0001/result.jsonl")).unwrap();
     for (set, woven) in [
         ("lambda_later.json", 6),
         ("lambda_now.json", 7),
         ("lambda_loop.json", 9),
         ("lambda_field.json", 6),
     ] {
-        let line: serde_json::Value = default
-            .lines()
-            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
-            .find(|l| l["patches_path"].as_str().unwrap().ends_with(set))
-            .unwrap();
+        let line = result_of(&work, set);
         assert_eq!(line["extra"]["fallback"], 0, "{line}");
         assert_eq!(line["extra"]["woven"], woven, "{line}");
     }
@@ -129,16 +134,7 @@ fn soundness_fixture_default_equals_no_dedup_equals_plain_equals_expected() {
     // are not. On `readingsAreNotedInOrder` the holes 7 and 11 of `base + scale`,
     // `scale + base`, `base + scale * 1`, `(base + scale)` and `raw + raw + scale` are one
     // class (with the unpatched statement).
-    let line: serde_json::Value = default
-        .lines()
-        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
-        .find(|l| {
-            l["patches_path"]
-                .as_str()
-                .unwrap()
-                .ends_with("value_hole.json")
-        })
-        .unwrap();
+    let line = result_of(&work, "value_hole.json");
     assert_eq!(line["extra"]["value_holes"], 10, "{line}");
     let runs = class_on("value_hole.json", "#readingsAreNotedInOrder");
     let alike = |p: u64| runs.iter().find(|(q, _)| *q == p).unwrap().1;
@@ -156,16 +152,7 @@ fn soundness_fixture_default_equals_no_dedup_equals_plain_equals_expected() {
     // An `if`'s condition is a hole too, its branch kept as it is: in `Meter.check` every patch
     // but the one that changes the branch (9) is a member, the six plausible conditions are one
     // class on the test, the two that also note the reading at the limit another.
-    let line: serde_json::Value = default
-        .lines()
-        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
-        .find(|l| {
-            l["patches_path"]
-                .as_str()
-                .unwrap()
-                .ends_with("value_hole_if.json")
-        })
-        .unwrap();
+    let line = result_of(&work, "value_hole_if.json");
     assert_eq!(line["extra"]["value_holes"], 11, "{line}");
     assert_eq!(line["extra"]["fallback"], 0, "{line}");
     let runs = class_on("value_hole_if.json", "#onlyReadingsOverTheLimitAreNoted");
