@@ -336,7 +336,6 @@ fn dead_writes(s: &Spot, out: &mut Vec<Mutant>) {
     }
 }
 
-/// Every mutant of the hazard operators, in a deterministic order.
 /// The numeric arguments of calls, each the hole `weave::value` may compute ahead of the
 /// statement: an identifier of a numeric type, or a binary expression with one as an operand.
 fn numeric_arguments<'t>(s: &Spot<'t>) -> Vec<tree_sitter::Node<'t>> {
@@ -364,45 +363,77 @@ fn numeric_arguments<'t>(s: &Spot<'t>) -> Vec<tree_sitter::Node<'t>> {
     out
 }
 
+/// The condition of the location when it is an `if` on one line: a `boolean` hole
+/// `weave::value` may compute ahead of the statement (its branches stay as they are).
+fn condition<'t>(s: &Spot<'t>) -> Option<tree_sitter::Node<'t>> {
+    if s.stmt.kind() != "if_statement" {
+        return None;
+    }
+    let c = s.stmt.child_by_field_name("condition")?.named_child(0)?;
+    (!s.text(c).contains('\n')).then_some(c)
+}
+
 /// One argument's hole family: the same value by another expression (`hole-value`, which the
 /// tree must put with the original), other values (`hole-value`), a `long` (`hole-retype`, which
 /// may pick another overload and must not join the original's hole), and a division by zero
 /// (`hole-throw`, thrown from the hole: from the statement's line, after nothing else of it ran).
-fn hole_family(s: &Spot, arg: tree_sitter::Node) -> Vec<Mutant> {
-    let t = s.text(arg);
-    [
-        ("hole-value", format!("({t}) * 2 - ({t})")),
-        ("hole-value", format!("({t}) + 1")),
-        ("hole-value", format!("-({t})")),
-        ("hole-retype", format!("({t}) + 0L")),
-        ("hole-throw", format!("({t}) / 0")),
-    ]
-    .into_iter()
-    .map(|(op, with)| Mutant {
-        text: s.replace(arg.byte_range(), &with),
-        op,
-    })
-    .collect()
+/// For an `if`'s condition: the same truth value twice, its negation, and a division by zero
+/// when it holds.
+fn hole_family(s: &Spot, hole: tree_sitter::Node) -> Vec<Mutant> {
+    let t = s.text(hole);
+    let family = if Some(hole.id()) == condition(s).map(|c| c.id()) {
+        [
+            ("hole-value", format!("!(!({t}))")),
+            ("hole-value", format!("({t}) == true")),
+            ("hole-value", format!("!({t})")),
+            ("hole-value", format!("({t}) != ({t})")),
+            ("hole-throw", format!("({t}) && 1 / 0 == 0")),
+        ]
+    } else {
+        [
+            ("hole-value", format!("({t}) * 2 - ({t})")),
+            ("hole-value", format!("({t}) + 1")),
+            ("hole-value", format!("-({t})")),
+            ("hole-retype", format!("({t}) + 0L")),
+            ("hole-throw", format!("({t}) / 0")),
+        ]
+    };
+    family
+        .into_iter()
+        .map(|(op, with)| Mutant {
+            text: s.replace(hole.byte_range(), &with),
+            op,
+        })
+        .collect()
 }
 
-/// Every numeric argument's hole family.
+/// The expressions a hole family may rewrite: the numeric call arguments and an `if`'s
+/// condition.
+fn hole_sites<'t>(s: &Spot<'t>) -> Vec<tree_sitter::Node<'t>> {
+    let mut out: Vec<_> = condition(s).into_iter().collect();
+    out.extend(numeric_arguments(s));
+    out
+}
+
+/// Every hole site's family.
 fn holes(s: &Spot, out: &mut Vec<Mutant>) {
-    for arg in numeric_arguments(s) {
-        out.extend(hole_family(s, arg));
+    for site in hole_sites(s) {
+        out.extend(hole_family(s, site));
     }
 }
 
-/// The hole family of one numeric argument chosen by `pick` (from the count of them), whole: a
-/// value hole forms from three patches at one expression, which the round-robin choice of
-/// operators seldom gives (`mutate::generate` starts some locations with it).
+/// The hole family of one site chosen by `pick` (from the count of them), whole: a value hole
+/// forms from three patches at one expression, which the round-robin choice of operators
+/// seldom gives (`mutate::generate` starts some locations with it).
 pub fn hole_burst(s: &Spot, pick: impl FnOnce(usize) -> usize) -> Vec<Mutant> {
-    let args = numeric_arguments(s);
-    if args.is_empty() {
+    let sites = hole_sites(s);
+    if sites.is_empty() {
         return Vec::new();
     }
-    hole_family(s, args[pick(args.len())])
+    hole_family(s, sites[pick(sites.len())])
 }
 
+/// Every mutant of the hazard operators, in a deterministic order.
 pub fn hazards(s: &Spot) -> Vec<Mutant> {
     let mut out = Vec::new();
     holes(s, &mut out);

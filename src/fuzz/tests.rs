@@ -385,3 +385,34 @@ fn a_hole_burst_rewrites_one_numeric_argument_whole() {
         .count();
     assert!(starts > 0 && starts < 12, "{starts} of 12 seeds");
 }
+
+#[test]
+fn a_hole_burst_rewrites_an_if_condition_whole() {
+    let src = METER.replace(
+        "void note(int v, String tag) {",
+        "void check(int v, int limit) {\n        if (v > limit) {\n            note(v, \"over\");\n        }\n    }\n\n    void note(int v, String tag) {",
+    );
+    let files = vec![locate::parse_source("src/p/Meter.java", src.clone(), true).unwrap()];
+    let exceptions = locate::exceptions(&files);
+    let stmt = "if (v > limit) {\n            note(v, \"over\");\n        }";
+    let start = src.find(stmt).unwrap();
+    let spot = locate::spot(&files[0], &(start..start + stmt.len()), &exceptions).unwrap();
+    // The condition first, then `note`'s numeric argument `v` (in the branch).
+    let burst = super::hazard::hole_burst(&spot, |n| {
+        assert_eq!(n, 2, "the condition and one numeric argument");
+        0
+    });
+    let body = " {\n            note(v, \"over\");\n        }";
+    let got: Vec<String> = burst.iter().map(|m| m.text.clone()).collect();
+    let want: Vec<String> = [
+        "!(!(v > limit))",
+        "(v > limit) == true",
+        "!(v > limit)",
+        "(v > limit) != (v > limit)",
+        "(v > limit) && 1 / 0 == 0",
+    ]
+    .iter()
+    .map(|c| format!("if ({c}){body}"))
+    .collect();
+    assert_eq!(got, want);
+}
