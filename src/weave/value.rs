@@ -87,7 +87,7 @@ pub fn holes(
     }
     // Names a hole may read: the visible locals, then the fields the class declares itself.
     let mut names = site.locals.clone();
-    for f in own_fields(src, stmt.start) {
+    for f in own_fields(src, site) {
         if !names.iter().any(|l| l.name == f.name) {
             names.push(f);
         }
@@ -164,61 +164,24 @@ pub fn holes(
     })
 }
 
-/// The fields declared in the class body nearest to byte `at` of `src`, as locals are: a name no
-/// local takes there means the nearest class's own field when it declares one (its own fields
-/// hide inherited and enclosing classes' ones). Reading one in the hole has no effect: the class
-/// is initialised, since its code runs.
-fn own_fields(src: &str, at: usize) -> Vec<Local> {
-    let mut p = parser();
-    let Some(tree) = p.parse(src, None) else {
+/// The fields declared in the class that holds the location's method, as locals are: a name no
+/// local takes there means that class's own field when it declares one (its own fields hide
+/// inherited and enclosing classes' ones). Reading one in the hole has no effect: the class is
+/// initialised, since its code runs.
+fn own_fields(src: &str, site: &Site) -> Vec<Local> {
+    let Some(tree) = parser().parse(src, None) else {
         return Vec::new();
     };
-    let mut body = tree.root_node().descendant_for_byte_range(at, at);
-    while let Some(n) = body {
-        if matches!(n.kind(), "class_body" | "interface_body" | "enum_body") {
-            break;
-        }
-        body = n.parent();
-    }
-    let Some(body) = body else {
-        return Vec::new();
-    };
-    let mut members: Vec<tree_sitter::Node> = Vec::new();
-    let mut c = body.walk();
-    for m in body.named_children(&mut c) {
-        if m.kind() == "enum_body_declarations" {
-            let mut c2 = m.walk();
-            members.extend(m.named_children(&mut c2));
-        } else {
-            members.push(m);
-        }
-    }
-    let mut out = Vec::new();
-    for m in members {
-        if !matches!(m.kind(), "field_declaration" | "constant_declaration") {
-            continue;
-        }
-        let Some(ty) = m.child_by_field_name("type") else {
-            continue;
-        };
-        let mut c = m.walk();
-        for d in m.children_by_field_name("declarator", &mut c) {
-            let Some(name) = d.child_by_field_name("name") else {
-                continue;
-            };
-            let dims = d
-                .child_by_field_name("dimensions")
-                .map_or("", |x| text(src, x));
-            out.push(Local {
-                name: text(src, name).to_string(),
-                ty: format!("{}{dims}", text(src, ty)),
-                is_final: super::locals::has_final(src, m),
-                assigned: true,
-                unusable: None,
-            });
-        }
-    }
-    out
+    super::eligible::class_fields(src, tree.root_node(), site)
+        .into_iter()
+        .map(|(f, is_final)| Local {
+            name: f.name,
+            ty: f.ty,
+            is_final,
+            assigned: true,
+            unusable: None,
+        })
+        .collect()
 }
 
 /// Where the statement's text starts in its wrapper (`class __PV { void __m() {\n`).
