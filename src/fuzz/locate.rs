@@ -1,7 +1,8 @@
 //! Where the fuzzer patches: the project's main source files parsed with tree-sitter, every
 //! statement inside a method or constructor body as a candidate location (weighted towards simple
-//! statements, statements inside loops and files that have a test class), a seeded sample of them,
-//! and the facts about one location that the mutation operators need (`Spot`).
+//! statements, statements inside loops, statements that pass arguments to a call and files that
+//! have a test class), a seeded sample of them, and the facts about one location that the
+//! mutation operators need (`Spot`).
 
 use super::rng::Rng;
 use super::spot::{ExceptionClass, Member, MethodSig, Mutant, Spot, Var};
@@ -294,6 +295,9 @@ pub fn candidates(files: &[SourceFile]) -> Vec<Candidate> {
             if any_untested && f.tested {
                 weight *= 3.0;
             }
+            if passes_arguments(n) {
+                weight *= 2.0;
+            }
             out.push(Candidate {
                 file: fi,
                 range: n.byte_range(),
@@ -303,6 +307,25 @@ pub fn candidates(files: &[SourceFile]) -> Vec<Candidate> {
         }
     }
     out
+}
+
+/// The statement calls a method with arguments (in its own text, its nested statements included).
+/// Such a statement is where a value hole can form: the state-transition tree may not take a
+/// call whose effects it cannot capture, and a hole family (`hazard::hole_burst`) rewrites a call's
+/// argument or the condition of an `if` guarding the call.
+fn passes_arguments(stmt: Node) -> bool {
+    let mut stack = vec![stmt];
+    while let Some(n) = stack.pop() {
+        if n.kind() == "method_invocation"
+            && n.child_by_field_name("arguments")
+                .is_some_and(|a| a.named_child_count() > 0)
+        {
+            return true;
+        }
+        let mut c = n.walk();
+        stack.extend(n.named_children(&mut c));
+    }
+    false
 }
 
 /// `k` distinct candidates drawn by weight (all of them when there are fewer).

@@ -126,6 +126,24 @@ fn candidates_are_method_statements_weighted_to_loops() {
 }
 
 #[test]
+fn statements_passing_arguments_to_a_call_weigh_double() {
+    let src = "package p;\nclass Meter {\n    int n;\n    void note(int v) { n += v; }\n    void check(int v) {\n        n = v + 1;\n        note(v + 1);\n        if (v > 3) {\n            note(v);\n        }\n        if (v > 4) {\n            n = v;\n        }\n    }\n}\n";
+    let files = vec![locate::parse_source("src/p/Meter.java", src.into(), true).unwrap()];
+    let cands = locate::candidates(&files);
+    let weight = |t: &str| {
+        cands
+            .iter()
+            .find(|c| &src[c.range.clone()] == t)
+            .unwrap_or_else(|| panic!("{t}"))
+            .weight
+    };
+    assert_eq!(weight("note(v + 1);"), 2.0 * weight("n = v + 1;"));
+    let guarded = "if (v > 3) {\n            note(v);\n        }";
+    let plain_if = "if (v > 4) {\n            n = v;\n        }";
+    assert_eq!(weight(guarded), 2.0 * weight(plain_if));
+}
+
+#[test]
 fn shadowed_fields_are_written_through_the_class_name() {
     let (all, _) = at("Limits.max = max - 1;", 1, 10);
     let writes = texts(&all, "field-write");
