@@ -55,6 +55,10 @@ pub struct Extra {
     pub slow: Vec<String>,
     /// Requests outside tree rounds stopped at their time limit (each restarted the worker).
     pub sequential_timeouts: u64,
+    /// Timeouts of a patch's own compile confirmed the plain technique's way, each in a fresh
+    /// JVM of its own (`schedule::rerun::confirm_plainly`).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub plain_confirmations: u64,
     /// Timeouts that repeated when the test ran again that way: they count.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub timeouts: Vec<String>,

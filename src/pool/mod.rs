@@ -1,6 +1,7 @@
 //! The worker pool seen from the parent: spawning `patchval worker` processes, talking to them
 //! over pipes, and owning timeouts (a hung request kills the worker's process group and respawns it).
 
+pub mod plain;
 pub mod protocol;
 pub mod spawn;
 
@@ -276,6 +277,33 @@ impl Worker {
     /// The directory the worker runs in.
     pub fn cwd(&self) -> &Path {
         &self.config.cwd
+    }
+
+    /// A plain JVM ([`plain::run_from`]) as this worker's configuration starts one: its JDK,
+    /// system class path, directory and JVM options less the workers' class-data archive (a
+    /// plain JVM is the plain technique's, which has none), for `tests` on the given test class
+    /// paths.
+    pub fn plain_jvm<'a>(
+        &self,
+        unpatched: &[String],
+        patched: &[String],
+        tests: &'a [crate::workdir::TestRecord],
+    ) -> plain::PlainJvm<'a> {
+        plain::PlainJvm {
+            java: self.config.java_home.join("bin/java"),
+            jvm_options: self
+                .config
+                .jvm_options
+                .iter()
+                .filter(|o| !o.starts_with("-XX:SharedArchiveFile="))
+                .cloned()
+                .collect(),
+            class_path: self.config.class_path.clone(),
+            unpatched: unpatched.join(":"),
+            patched: patched.join(":"),
+            cwd: self.config.cwd.clone(),
+            tests,
+        }
     }
 }
 

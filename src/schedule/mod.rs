@@ -58,6 +58,8 @@ pub struct Telemetry {
     /// Requests outside tree rounds (sequential rounds, confirmations, timings of the unpatched
     /// program) stopped at their time limit; each restarted the worker.
     pub sequential_timeouts: u64,
+    /// Timeouts confirmed in a plain JVM ([`rerun::confirm_plainly`]).
+    pub plain_confirmations: u64,
     /// Requests the worker failed for reasons of its own (it died, broke the protocol, a native
     /// panicked), each retried once in a fresh worker, with what the retry gave.
     pub faults: Vec<String>,
@@ -79,6 +81,7 @@ impl Telemetry {
         self.slow.extend(other.slow);
         self.timeouts.extend(other.timeouts);
         self.sequential_timeouts += other.sequential_timeouts;
+        self.plain_confirmations += other.plain_confirmations;
         self.faults.extend(other.faults);
         self.chunks_by_helpers += other.chunks_by_helpers;
         self.redone += other.redone;
@@ -145,6 +148,9 @@ type Decided = (Vec<usize>, TestResult, Duration);
 /// ([`timeout_decided_later`]): its `T` is decided again with the plainly patched file, whose
 /// timeout is confirmed there; confirming it here too cost up to four times the test's timeout
 /// more per looping patch on a busy machine, and could only have sent the patch on all the same.
+/// The timeout of a patch's own compile (`Phase::Fallback`), which is the one that becomes its
+/// `T`, is confirmed by plain validation's own procedure instead ([`rerun::confirm_plainly`]):
+/// near the timeout, two procedures' budgets decide a patch differently.
 ///
 /// A test that passed on the unpatched program and fails in an execution runs once more, for the
 /// first patch that execution decided: when it passes then, the test is flaky for that patch (an
@@ -183,6 +189,36 @@ fn confirm_failures(
         if result == TestResult::Timeout && patches.len() == 1 && timeout_decided_later(mode) {
             confirmed.push((patches, result, took));
             continue;
+        }
+        if result == TestResult::Timeout && phase == Phase::Fallback && patches.len() == 1 {
+            match rerun::confirm_plainly(worker, classpath, test, telemetry) {
+                Some(Ok(p)) => {
+                    let tag = |n: String| format!("{n} (patches {patches:?})");
+                    telemetry.timeouts.extend(p.timeouts.into_iter().map(tag));
+                    telemetry.slow.extend(p.slow.into_iter().map(tag));
+                    telemetry.flaky.extend(p.flaky.into_iter().map(tag));
+                    if p.result.passed() {
+                        // The first timeout was the machine's: the pass stands for the patch.
+                        todo.push_front((patches, p.result, p.took));
+                    } else {
+                        // A timeout that repeated, or a failure that plain validation's JVM
+                        // already confirmed as it confirms one.
+                        if !crate::rules::own_timeout(&p.result) && p.result != TestResult::Timeout
+                        {
+                            repeated.push(p.result.clone());
+                        }
+                        confirmed.push((patches, p.result, p.took));
+                    }
+                    continue;
+                }
+                Some(Err(why)) => {
+                    tracing::warn!("{why}");
+                    confirmed.push((patches, TestResult::Error(why.to_string()), took));
+                    continue;
+                }
+                // No answer from a plain JVM: the worker confirms the timeout itself.
+                None => {}
+            }
         }
         if result == TestResult::Timeout {
             let unpatched = crate::workdir::without_overlay(classpath);

@@ -7,12 +7,14 @@
 
 use super::Telemetry;
 use crate::model::TestResult;
+use crate::model::Verdict;
+use crate::pool::plain::{run_from, Ended, PlainRun};
 use crate::pool::protocol::Request;
 use crate::pool::{PoolError, Worker};
 use crate::protocol::select;
 use crate::rules::load::{contention, Budget};
 use crate::workdir::TestRecord;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// What a failed request says about the patch it ran.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -212,6 +214,73 @@ pub fn measure(
         }
     };
     Ok(Budget::new(test.timeout_ms, unpatched_ms, contention()))
+}
+
+/// What a plain JVM found when it confirmed a timeout ([`confirm_plainly`]).
+pub struct Plainly {
+    /// The test's result in the confirming run: `Timeout`, a pass, or a failure already
+    /// confirmed there as the plain technique confirms one.
+    pub result: TestResult,
+    /// The confirming run's time.
+    pub took: Duration,
+    /// The run's notes: a timeout that repeated (`timeouts`), one that did not (`slow`), a
+    /// failure that did not repeat (`flaky`).
+    pub timeouts: Vec<String>,
+    pub slow: Vec<String>,
+    pub flaky: Vec<String>,
+}
+
+/// Confirms a timeout of a patch's own compile (`Phase::Fallback`: no patch selected, the
+/// class path's overlay holding the plainly patched classes) by the very procedure of plain
+/// validation ([`crate::pool::plain`]): a fresh JVM as the plain technique starts one runs the
+/// test on the unpatched program, then for the patch with the budget plain validation would
+/// give it. Near its timeout, whether a patch's run counts as `T` turns on that budget (the
+/// unpatched program's time in a cold JVM, the load sampled before it), so a `T` the worker
+/// confirmed its own way could be an `F` for plain validation, or the reverse.
+///
+/// `Some(Err(_))` when even the unpatched program ran past its allowance; `None` when the plain
+/// JVM gave no answer (it could not start, it died, it hung outside the test): the worker's own
+/// confirmation decides then.
+pub fn confirm_plainly(
+    worker: &Worker,
+    classpath: &[String],
+    test: &TestRecord,
+    telemetry: &mut Telemetry,
+) -> Option<Result<Plainly, TooSlow>> {
+    let unpatched = crate::workdir::without_overlay(classpath);
+    let jvm = worker.plain_jvm(&unpatched, classpath, std::slice::from_ref(test));
+    let mut run = PlainRun::new();
+    let t = Instant::now();
+    let ended = run_from(&jvm, 0, true, &mut run);
+    telemetry.rounds += run.rounds;
+    telemetry.plain_confirmations += 1;
+    let took = run
+        .runs
+        .last()
+        .map(|r| Duration::from_secs_f64(r.ms / 1000.0))
+        .unwrap_or_else(|| t.elapsed());
+    let result = match ended {
+        Ended::Timeout(Some(_)) => TestResult::Timeout,
+        Ended::Outcome(o) if run.budget.is_none() => {
+            // The unpatched program's run did not end within its allowance (or the JVM did not
+            // start at all, which names no test).
+            o.test.as_ref()?;
+            return Some(Err(TooSlow {
+                test: test.id.to_string(),
+                allowed_ms: Budget::for_unpatched(test.timeout_ms).as_millis(),
+            }));
+        }
+        Ended::Outcome(o) if o.verdict == Verdict::Plausible => TestResult::Pass,
+        Ended::Outcome(_) => run.last.clone()?,
+        Ended::Timeout(None) | Ended::Crash(..) => return None,
+    };
+    Some(Ok(Plainly {
+        result,
+        took,
+        timeouts: run.timeouts,
+        slow: run.slow,
+        flaky: run.flaky,
+    }))
 }
 
 #[cfg(test)]

@@ -119,6 +119,7 @@ impl<'s> SetValidation<'s> {
         self.extra.slow.extend(t.slow.iter().cloned());
         self.extra.timeouts.extend(t.timeouts.iter().cloned());
         self.extra.sequential_timeouts += t.sequential_timeouts;
+        self.extra.plain_confirmations += t.plain_confirmations;
         self.extra.faults.extend(t.faults.iter().cloned());
         self.extra.chunks_by_helpers += t.chunks_by_helpers;
         self.extra.redone_after_chunks += t.redone;
