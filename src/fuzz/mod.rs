@@ -5,6 +5,7 @@
 //! reduced to a minimal reproducer (`reduce.rs`). Exits non-zero when any disagreement is found.
 
 pub mod compare;
+pub mod declared;
 pub mod hazard;
 pub mod locate;
 pub mod mutate;
@@ -152,7 +153,7 @@ pub fn generate(
 ) -> anyhow::Result<Vec<GenSet>> {
     let state = wd.load()?;
     let mut files = locate::scan(&state.project);
-    let exceptions = locate::exceptions(&files);
+    let exceptions = declared::exceptions(&files);
     if !only.is_empty() {
         files.retain(|f| only.iter().any(|g| g.matches(&f.rel)));
     }

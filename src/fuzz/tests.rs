@@ -1,5 +1,6 @@
 //! The fuzzer's generation on small sources: locations, scope facts and the operators' patches.
 
+use super::declared;
 use super::locate::{self, SourceFile};
 use super::mutate;
 use super::rng::Rng;
@@ -67,7 +68,7 @@ fn files() -> Vec<SourceFile> {
 /// All mutants at the statement `stmt` of Limits.java, and a sample of `max`.
 fn at(stmt: &str, seed: u64, max: usize) -> (Vec<Mutant>, Vec<Mutant>) {
     let files = files();
-    let exceptions = locate::exceptions(&files);
+    let exceptions = declared::exceptions(&files);
     let start = LIMITS.find(stmt).unwrap();
     let spot = locate::spot(&files[0], &(start..start + stmt.len()), &exceptions).unwrap();
     let mut all = mutate::classic(&spot);
@@ -119,7 +120,7 @@ fn candidates_are_method_statements_weighted_to_loops() {
     let start = LIMITS.find("last = 0;").unwrap();
     let spot = locate::spot(&spot_files[0], &(start..start + 9), &[]).unwrap();
     assert!(spot.is_static);
-    let ex = locate::exceptions(&files);
+    let ex = declared::exceptions(&files);
     assert_eq!(ex.len(), 1);
     assert_eq!(ex[0].name, "p.ParseError");
     assert_eq!(ex[0].ctors, vec![vec!["int".to_string()]]);
@@ -276,7 +277,7 @@ fn only_a_timeout_that_does_not_repeat_is_timing_borderline() {
 fn a_declaration_can_be_patched_in_its_initialiser() {
     let src = "package p;\n\npublic class Mid {\n    static int mid(int lo, int hi) {\n        int m = (lo + hi) / 2;\n        return m;\n    }\n}\n";
     let files = vec![locate::parse_source("src/p/Mid.java", src.into(), true).unwrap()];
-    let exceptions = locate::exceptions(&files);
+    let exceptions = declared::exceptions(&files);
     let stmt = "int m = (lo + hi) / 2;";
     let start = src.find(stmt).unwrap();
     let spot = locate::spot(&files[0], &(start..start + stmt.len()), &exceptions).unwrap();
@@ -374,7 +375,7 @@ public class Meter {
 #[test]
 fn a_hole_burst_rewrites_one_numeric_argument_whole() {
     let files = vec![locate::parse_source("src/p/Meter.java", METER.into(), true).unwrap()];
-    let exceptions = locate::exceptions(&files);
+    let exceptions = declared::exceptions(&files);
     let stmt = "note(raw * 2 + scale, \"r\");";
     let start = METER.find(stmt).unwrap();
     let spot = locate::spot(&files[0], &(start..start + stmt.len()), &exceptions).unwrap();
@@ -411,7 +412,7 @@ fn a_hole_burst_rewrites_an_if_condition_whole() {
         "void check(int v, int limit) {\n        if (v > limit) {\n            note(v, \"over\");\n        }\n    }\n\n    void note(int v, String tag) {",
     );
     let files = vec![locate::parse_source("src/p/Meter.java", src.clone(), true).unwrap()];
-    let exceptions = locate::exceptions(&files);
+    let exceptions = declared::exceptions(&files);
     let stmt = "if (v > limit) {\n            note(v, \"over\");\n        }";
     let start = src.find(stmt).unwrap();
     let spot = locate::spot(&files[0], &(start..start + stmt.len()), &exceptions).unwrap();

@@ -9,7 +9,8 @@ pub mod pairs;
 pub mod patterns;
 pub mod types;
 
-use crate::fuzz::locate::{candidates, exceptions, parse_source, SourceFile};
+use crate::fuzz::declared::exceptions;
+use crate::fuzz::locate::{candidates, parse_source, SourceFile};
 use crate::fuzz::spot::Spot;
 use crate::locate::{Formula, LocateError};
 use crate::model::PatchSet;
