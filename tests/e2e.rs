@@ -44,9 +44,10 @@ fn textutil_fixture_matches_plain_and_expectations() {
     // its own compile, where it times out and counts once confirmed the plain technique's way:
     // a fresh plain JVM ran the test on the unpatched program, then for that patch with plain's
     // budget for the machine's load, and it timed out again. The tree round's timeout is not
-    // confirmed first (that would cost a budget more and decide nothing). Two restarts of the
-    // worker: the tree round's and the own compile's timeouts; the confirmation is not the
-    // worker's.
+    // confirmed first (that would cost a budget more and decide nothing). The own compile runs
+    // every test at once, selection having left tests out (a timeout over the selected tests
+    // after one of them would be decided again over every test). Two restarts of the worker: the
+    // tree round's and the own compile's timeouts; the confirmation is not the worker's.
     assert_eq!(
         set.extra["timeouts"].as_array().map(Vec::len),
         Some(1),
@@ -54,6 +55,8 @@ fn textutil_fixture_matches_plain_and_expectations() {
         set.extra
     );
     assert_eq!(set.extra["plain_confirmations"], 1, "{}", set.extra);
+    assert_eq!(set.extra["over_every_test_at_once"], 1, "{}", set.extra);
+    assert!(set.extra.get("redone_over_every_test").is_none(), "{}", set.extra);
     assert_eq!(
         set.extra["worker_jvm_starts"], 3,
         "a restart for each timeout of the worker's"

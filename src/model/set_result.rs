@@ -99,6 +99,10 @@ pub struct Extra {
     /// over every test.
     #[serde(skip_serializing_if = "is_zero")]
     pub redone_over_every_test: u64,
+    /// Patches that timed out in the schemata and ran every test at once in their own compile
+    /// (a timeout over the selected tests would have been decided again over every test).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub over_every_test_at_once: u64,
     pub patches: usize,
     pub woven: usize,
     pub fallback: usize,

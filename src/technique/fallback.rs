@@ -93,7 +93,16 @@ pub(super) fn one_by_one(
                 .with_detail(format!("line {}: {}", d[0].line, d[0].message)),
             Ok(_) => {
                 let t = Instant::now();
-                let mut done = v.execute(ctx, worker, &cp, &[i], &[], Phase::Fallback);
+                // A patch that timed out in the schemata is likely to time out here too, and a
+                // timeout after a test selection left out is decided again over every test:
+                // every test at once then, for one timeout and one confirmation, not two.
+                let expect_timeout =
+                    why == super::schemata::TIMED_OUT_WOVEN && v.selection.first_skipped.is_some();
+                let mut done = if expect_timeout {
+                    v.execute_over_every_test(ctx, worker, &cp, &[i], Phase::Fallback)
+                } else {
+                    v.execute(ctx, worker, &cp, &[i], &[], Phase::Fallback)
+                };
                 v.extra.run_ms += t.elapsed().as_secs_f64() * 1000.0;
                 done.remove(&i).unwrap_or_else(|| {
                     Outcome::new(Verdict::Error, Phase::Fallback)

@@ -281,7 +281,7 @@ fn guarded_name(
 }
 
 /// Why a patch that timed out in the schemata is decided again on its own.
-const TIMED_OUT_WOVEN: &str =
+pub(super) const TIMED_OUT_WOVEN: &str =
     "timed out in the schemata: decided again with the plainly patched file, without the stub";
 
 /// Why a patch that overflowed the stack in the schemata is decided again on its own.

@@ -170,12 +170,45 @@ impl<'s> SetValidation<'s> {
             "{} patches decided again over every test",
             again.len()
         ));
-        crate::progress::tests_begin(ctx.tests.len(), ctx.tests.iter().map(|t| t.millis).sum());
         let tree: Vec<usize> = tree.iter().copied().filter(|i| again.contains(i)).collect();
-        let (redone, telemetry) =
-            execute_shared(worker, ctx.board, cp, ctx.tests, &again, &tree, mode);
+        done.extend(self.every_test(ctx, worker, cp, &again, &tree, mode));
+        done
+    }
+
+    /// Runs every test, not only the selected ones, for `patches` (none on a tree): for a patch
+    /// that is expected to time out ([`Selection::must_redo`] would ask for every test after a
+    /// timeout over the selected tests, and a timeout, its confirmation included, would then be
+    /// paid twice).
+    pub fn execute_over_every_test(
+        &mut self,
+        ctx: &RunContext,
+        worker: &mut Worker,
+        cp: &[String],
+        patches: &[usize],
+        phase: Phase,
+    ) -> BTreeMap<usize, Outcome> {
+        self.extra.over_every_test_at_once += patches.len() as u64;
+        crate::progress::phase(&format!("running every test for {} patches", patches.len()));
+        let mode = Mode {
+            phase,
+            matrix: ctx.matrix,
+        };
+        self.every_test(ctx, worker, cp, patches, &[], mode)
+    }
+
+    fn every_test(
+        &mut self,
+        ctx: &RunContext,
+        worker: &mut Worker,
+        cp: &[String],
+        patches: &[usize],
+        tree: &[usize],
+        mode: Mode,
+    ) -> BTreeMap<usize, Outcome> {
+        crate::progress::tests_begin(ctx.tests.len(), ctx.tests.iter().map(|t| t.millis).sum());
+        let (done, telemetry) =
+            execute_shared(worker, ctx.board, cp, ctx.tests, patches, tree, mode);
         self.absorb(&telemetry);
-        done.extend(redone);
         done
     }
 
