@@ -56,7 +56,11 @@ fn textutil_fixture_matches_plain_and_expectations() {
     );
     assert_eq!(set.extra["plain_confirmations"], 1, "{}", set.extra);
     assert_eq!(set.extra["over_every_test_at_once"], 1, "{}", set.extra);
-    assert!(set.extra.get("redone_over_every_test").is_none(), "{}", set.extra);
+    assert!(
+        set.extra.get("redone_over_every_test").is_none(),
+        "{}",
+        set.extra
+    );
     assert_eq!(
         set.extra["worker_jvm_starts"], 3,
         "a restart for each timeout of the worker's"

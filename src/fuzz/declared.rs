@@ -2,8 +2,7 @@
 //! with their constructors' parameter types, and a class body's fields and methods (read by
 //! `locate` for a `Spot`, and by `generate`).
 
-use super::locate::SourceFile;
-use super::spot::{ExceptionClass, Member, MethodSig};
+use super::spot::{ExceptionClass, Member, MethodSig, SourceFile};
 use tree_sitter::Node;
 
 /// Exception classes declared at the top level of the project's files.

@@ -6,13 +6,14 @@
 
 use super::declared::{members, modifiers_have};
 use super::rng::Rng;
+pub use super::spot::SourceFile;
 use super::spot::{ExceptionClass, Mutant, Spot, Var};
 use crate::project::Project;
 use crate::weave::{scope, split};
 use std::collections::BTreeSet;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
-use tree_sitter::{Node, Tree};
+use tree_sitter::Node;
 
 /// Statements longer than this are not patched (their patches would be mostly unrelated text).
 const MAX_STATEMENT_BYTES: usize = 600;
@@ -35,17 +36,6 @@ const KINDS: &[(&str, f64)] = &[
     // A field with an initialiser (`field_enclosing`).
     ("field_declaration", 1.0),
 ];
-
-/// One main source file, parsed.
-pub struct SourceFile {
-    /// Path relative to the project root, as the manifest names it.
-    pub rel: String,
-    pub text: String,
-    pub tree: Tree,
-    /// A test source file is named after this file's class (`FooTest`, `TestFoo`, `FooTests`).
-    pub tested: bool,
-    pub package: String,
-}
 
 /// A statement that may be patched.
 #[derive(Debug, Clone)]

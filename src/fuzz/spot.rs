@@ -1,10 +1,21 @@
-//! The fuzzer's vocabulary of a location: the statement and what operators may use there
+//! The fuzzer's vocabulary of a location: the parsed file (`SourceFile`), the statement and what operators may use there
 //! (`Spot`: locals, fields, methods, exceptions), and a generated patch (`Mutant`); read by
 //! `locate`, the operators of `mutate` and `hazard`.
 
 use std::collections::BTreeSet;
 use std::ops::Range;
 use tree_sitter::Node;
+
+/// One main source file, parsed.
+pub struct SourceFile {
+    /// Path relative to the project root, as the manifest names it.
+    pub rel: String,
+    pub text: String,
+    pub tree: tree_sitter::Tree,
+    /// A test source file is named after this file's class (`FooTest`, `TestFoo`, `FooTests`).
+    pub tested: bool,
+    pub package: String,
+}
 
 /// A local variable that a patch may read (definitely assigned, passable).
 #[derive(Debug, Clone)]

@@ -97,7 +97,7 @@ pub(super) fn one_by_one(
                 // timeout after a test selection left out is decided again over every test:
                 // every test at once then, for one timeout and one confirmation, not two.
                 let expect_timeout =
-                    why == super::schemata::TIMED_OUT_WOVEN && v.selection.first_skipped.is_some();
+                    v.timed_out_woven.contains(&i) && v.selection.first_skipped.is_some();
                 let mut done = if expect_timeout {
                     v.execute_over_every_test(ctx, worker, &cp, &[i], Phase::Fallback)
                 } else {

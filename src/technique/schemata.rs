@@ -281,7 +281,7 @@ fn guarded_name(
 }
 
 /// Why a patch that timed out in the schemata is decided again on its own.
-pub(super) const TIMED_OUT_WOVEN: &str =
+const TIMED_OUT_WOVEN: &str =
     "timed out in the schemata: decided again with the plainly patched file, without the stub";
 
 /// Why a patch that overflowed the stack in the schemata is decided again on its own.
@@ -503,6 +503,9 @@ fn run_group(
         .unwrap_or_default();
     for (i, mut o) in done {
         if let Some(why) = decided_again(&o) {
+            if o.verdict == Verdict::Timeout {
+                v.timed_out_woven.insert(i);
+            }
             v.fallback.push((i, why.to_string()));
             continue;
         }

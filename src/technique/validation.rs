@@ -10,7 +10,7 @@ use crate::pool::Worker;
 use crate::schedule::select::{select, Selection};
 use crate::schedule::share::execute_shared;
 use crate::schedule::{Mode, Telemetry};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use std::time::Instant;
 
@@ -52,6 +52,8 @@ pub(super) struct SetValidation<'s> {
     outcomes: Vec<Option<Outcome>>,
     /// Patches to validate one by one, with the reason.
     pub fallback: Vec<(usize, String)>,
+    /// Patches whose woven run timed out: validated one by one, each runs every test at once.
+    pub timed_out_woven: BTreeSet<usize>,
     /// The tests this set runs.
     pub selection: Selection,
     sink: &'s dyn Sink,
@@ -86,6 +88,7 @@ impl<'s> SetValidation<'s> {
             extra,
             outcomes: vec![None; set.patches.len()],
             fallback: Vec::new(),
+            timed_out_woven: BTreeSet::new(),
             selection,
             sink,
             started: Instant::now(),
