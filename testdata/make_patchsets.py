@@ -148,6 +148,13 @@ SPEC = {
             ("idx = sub", "C"),                          # type mismatch
             ("idx = text.indexOf(sub, idx + 1); }", "C"),  # stray brace
         ]),
+        # The fix, except that it never advances on an 11-character text: it passes the trigger
+        # tests and loops in `countSingleChar`, a test of the class after the head of the order.
+        ("count_late_loop", TEXT_TU, "public static int countOccurrences(", "idx = text.indexOf(sub, idx + 1)", 0, [
+            ("idx = text.indexOf(sub, idx + sub.length())", "s"),
+            ("idx = text.indexOf(sub, text.length() == 11 ? idx : idx + sub.length())", "T"),
+            ("idx = text.indexOf(sub, idx + 1)", "F"),
+        ]),
         # Statement before the buggy one; some patches compensate for the bug.
         ("count_increment", TEXT_TU, "public static int countOccurrences(", "count++;", 0, [
             ("count++;\n            idx += sub.length() - 1;", "s"),

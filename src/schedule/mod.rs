@@ -23,6 +23,10 @@ pub struct Mode {
     /// Every patch runs every test (`run --matrix`), instead of stopping at its first failure;
     /// the verdict is still the first failure in the order.
     pub matrix: bool,
+    /// A helper's chunk of the tests (`share::execute_shared`): any outcome but a pass is run
+    /// again on the set's own worker over the rest of the order, which decides it, so nothing
+    /// found here is confirmed ([`confirm_failures`]).
+    pub provisional: bool,
 }
 
 /// Tests in the order they are run against every patch: the tests failing on the unpatched program
@@ -163,7 +167,11 @@ type Decided = (Vec<usize>, TestResult, Duration);
 /// ([`rerun::check_own_timeout`]): it is flaky when the patch passes on a later attempt, stands
 /// when the unpatched program passes on every attempt, and is the machine's load (`extra.slow`,
 /// not held against the patch) otherwise; it is never taken as real without that check.
-/// A JVM crash is not rerun here: [`run_one`] already retried it.
+/// A JVM crash is not rerun here: [`run_one`] already retried it. Nothing is confirmed in a
+/// helper's chunk ([`Mode::provisional`]): the set's own worker runs the rest of the order again
+/// for every patch the chunk did not pass, and confirms what it finds there; a confirmation in
+/// the chunk (a timeout's costs most: the test's budget for the load, in a plain JVM for a patch
+/// compiled on its own) could only have spared that redo when the failure did not repeat.
 ///
 /// `classpath` is a round's (`WorkDir::test_classpath`): without its overlay, the unpatched
 /// program's.
@@ -175,6 +183,9 @@ fn confirm_failures(
     results: Vec<Decided>,
     telemetry: &mut Telemetry,
 ) -> Vec<Decided> {
+    if mode.provisional {
+        return results;
+    }
     let phase = mode.phase;
     let mut repeated: Vec<TestResult> = Vec::new();
     let mut confirmed = Vec::with_capacity(results.len());

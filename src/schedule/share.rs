@@ -285,6 +285,11 @@ pub fn execute_shared(
         .chunks_in(total)
         .clamp(helpers + 1, CHUNKS_PER_WORKER * (helpers + 1));
     let tree: Vec<usize> = tree.iter().copied().filter(|p| alive.contains(p)).collect();
+    // What a chunk does not pass is run again below, which decides it: nothing to confirm there.
+    let chunk_mode = Mode {
+        provisional: true,
+        ..mode
+    };
     let jobs: Vec<Arc<Job>> = contiguous_chunks(rest, pieces)
         .into_iter()
         .map(|c| {
@@ -293,7 +298,7 @@ pub fn execute_shared(
                 tests: c.to_vec(),
                 patches: alive.clone(),
                 tree: tree.clone(),
-                mode,
+                mode: chunk_mode,
                 finished: Mutex::new(None),
                 done: Condvar::new(),
             })
@@ -331,7 +336,9 @@ pub fn execute_shared(
     // order again here, alone and in order: a chunk starts in a JVM that has not run the tests
     // before it, so a failure or timeout found there may be the JVM's history (commons-lang3: a
     // 114 ms test after a 15 s test that loads every locale's data times out as a chunk's first
-    // test), and the verdict must be the one the whole order gives.
+    // test), and the verdict must be the one the whole order gives. So the chunks confirm
+    // nothing (`Mode::provisional`): a looping patch paid its timeout's confirmation twice, once
+    // in the chunk and once here.
     let mut redo = Vec::new();
     let parts: Vec<BTreeMap<usize, Outcome>> = parts
         .into_iter()

@@ -143,6 +143,7 @@ impl<'s> SetValidation<'s> {
         let mode = Mode {
             phase,
             matrix: ctx.matrix,
+            provisional: false,
         };
         crate::progress::phase(&format!(
             "running the selected tests for {} patches",
@@ -195,6 +196,7 @@ impl<'s> SetValidation<'s> {
         let mode = Mode {
             phase,
             matrix: ctx.matrix,
+            provisional: false,
         };
         self.every_test(ctx, worker, cp, patches, &[], mode)
     }
@@ -209,8 +211,12 @@ impl<'s> SetValidation<'s> {
         mode: Mode,
     ) -> BTreeMap<usize, Outcome> {
         crate::progress::tests_begin(ctx.tests.len(), ctx.tests.iter().map(|t| t.millis).sum());
+        // On this worker alone, not shared out in chunks: these patches owe their outcome so far
+        // to time (a timeout, mostly), which most repeat, and whatever a chunk does not pass is
+        // run once more over the rest of the order (`execute_shared`): a looping patch would pay
+        // its timeout twice.
         let (done, telemetry) =
-            execute_shared(worker, ctx.board, cp, ctx.tests, patches, tree, mode);
+            crate::schedule::execute(worker, cp, ctx.tests, patches, tree, mode);
         self.absorb(&telemetry);
         done
     }
