@@ -177,6 +177,13 @@ fn soundness_fixture_default_equals_no_dedup_equals_plain_equals_expected() {
         why.iter().all(|w| w.contains("overflowed the stack")),
         "{why:?}"
     );
+    // With its own compile, the walk of the two patches that recurse forever (3 and 4) catches
+    // an overflow again and fails: near the stack's end the worker's frames and JIT are not
+    // plain's, so that failure is confirmed by plain validation's procedure, in a fresh JVM.
+    // (soundness seed 117 of the fuzzer: a logging call at each level of the walk made it end
+    // in plain more often than not, and overflow in the worker every time.)
+    let line = result_of(&work, "caught_overflow.json");
+    assert_eq!(line["extra"]["plain_confirmations"], 2, "{line}");
 }
 
 /// Stack reads a patch's text does not show, through the JDK (`String.valueOf` calling a

@@ -154,16 +154,22 @@ impl Disagreement {
 
     /// Takes the verdicts of the reduced set into account. A patch whose run lasts about as long
     /// as the test's timeout is `T` or not by how fast the machine (and the JIT) was at that
-    /// moment, for plain validation too. Such a disagreement is *timing-borderline*, not a
-    /// deduplication fault, when one of its verdicts is a `T` and, validated again on the reduced
-    /// set, either all three techniques give one verdict or plain's own verdict changed (plain
-    /// validates each patch alone, so only timing can change it); any other is kept.
+    /// moment, for plain validation too; so is a deep recursion near the end of the stack, whose
+    /// frames are smaller once the JIT has compiled the method. Such a disagreement is
+    /// *timing-borderline*, not a deduplication fault, when validated again on the reduced set
+    /// either one of its verdicts is a `T` and all three techniques give one verdict, or plain's
+    /// own verdict changed (plain validates each patch alone in a fresh JVM, so only the machine
+    /// can change it) and each fast technique's verdict is one plain gave; any other is kept.
     pub fn settle(&mut self, confirmed: &[Outcome]) {
         let timeout = self.outcomes.iter().any(|o| o.verdict == Verdict::Timeout);
         let agree = confirmed.len() == self.outcomes.len()
             && confirmed.iter().all(|o| o.verdict == confirmed[0].verdict);
-        let plain_changed = confirmed.get(2).is_some_and(|o| o.verdict != self.plain());
-        self.timing = timeout && (agree || plain_changed);
+        let plain_again = confirmed.get(2).map(|o| o.verdict);
+        let plain_changed = plain_again.is_some_and(|v| v != self.plain());
+        let plains = self.outcomes[..2]
+            .iter()
+            .all(|o| o.verdict == self.plain() || Some(o.verdict) == plain_again);
+        self.timing = (timeout && agree) || (plain_changed && plains);
     }
 
     /// The human report of one disagreement.

@@ -350,9 +350,14 @@ pub fn fuzz(args: &FuzzArgs, jobs: usize) -> anyhow::Result<Report> {
         d.settle(&r.confirmed);
         if d.timing {
             println!(
-                "  timing-borderline: on the reduced set every technique gives {} \
-                 (plain's own verdict depends on the machine's speed); not counted",
-                r.confirmed[0].verdict
+                "  timing-borderline: on the reduced set {} (plain's own verdict depends on \
+                 the machine: its speed, the JIT's); not counted",
+                r.confirmed
+                    .iter()
+                    .zip(TECHS)
+                    .map(|(o, t)| format!("{} {}", t.name(), o.verdict))
+                    .collect::<Vec<_>>()
+                    .join(", ")
             );
         }
         d.reproducer = Some(json);

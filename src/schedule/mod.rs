@@ -154,7 +154,8 @@ type Decided = (Vec<usize>, TestResult, Duration);
 /// more per looping patch on a busy machine, and could only have sent the patch on all the same.
 /// The timeout of a patch's own compile (`Phase::Fallback`), which is the one that becomes its
 /// `T`, is confirmed by plain validation's own procedure instead ([`rerun::confirm_plainly`]):
-/// near the timeout, two procedures' budgets decide a patch differently.
+/// near the timeout, two procedures' budgets decide a patch differently. So is its failure by a
+/// stack overflow ([`overflowed`]), caught or not: near the stack's end, frames decide.
 ///
 /// A test that passed on the unpatched program and fails in an execution runs once more, for the
 /// first patch that execution decided: when it passes then, the test is flaky for that patch (an
@@ -201,7 +202,10 @@ fn confirm_failures(
             confirmed.push((patches, result, took));
             continue;
         }
-        if result == TestResult::Timeout && phase == Phase::Fallback && patches.len() == 1 {
+        if (result == TestResult::Timeout || overflowed(&result))
+            && phase == Phase::Fallback
+            && patches.len() == 1
+        {
             match rerun::confirm_plainly(worker, classpath, test, telemetry) {
                 Some(Ok(p)) => {
                     let tag = |n: String| format!("{n} (patches {patches:?})");
@@ -209,7 +213,16 @@ fn confirm_failures(
                     telemetry.slow.extend(p.slow.into_iter().map(tag));
                     telemetry.flaky.extend(p.flaky.into_iter().map(tag));
                     if p.result.passed() {
-                        // The first timeout was the machine's: the pass stands for the patch.
+                        // The first timeout was the machine's, the overflow the worker's frames':
+                        // the pass stands for the patch.
+                        if result != TestResult::Timeout {
+                            let note = format!(
+                                "{}: {} in the worker, passed in plain's JVM (patches {patches:?})",
+                                test.id,
+                                result.describe()
+                            );
+                            telemetry.flaky.push(note);
+                        }
                         todo.push_front((patches, p.result, p.took));
                     } else {
                         // A timeout that repeated, or a failure that plain validation's JVM
@@ -335,6 +348,15 @@ fn confirm_failures(
         }
     }
     confirmed
+}
+
+/// Whether a test ended in a `StackOverflowError`, or caught one and failed (the agent's
+/// `TestRunner.watched` then names the overflow): how deep a recursion gets depends on the size
+/// of its frames and on what the JIT has compiled, and a worker's are not plain's (its loaders
+/// mark caught overflows and reset statics; its JVM has run other tests), so a patch's own
+/// compile has such a failure confirmed in a plain JVM ([`confirm_failures`]).
+fn overflowed(result: &TestResult) -> bool {
+    matches!(result, TestResult::Fail { exception, .. } if exception == "java.lang.StackOverflowError")
 }
 
 /// How a tree ended, which decides whether its undecided patches take another tree.

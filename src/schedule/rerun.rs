@@ -230,8 +230,9 @@ pub struct Plainly {
     pub flaky: Vec<String>,
 }
 
-/// Confirms a timeout of a patch's own compile (`Phase::Fallback`: no patch selected, the
-/// class path's overlay holding the plainly patched classes) by the very procedure of plain
+/// Confirms a timeout (or a failure by a stack overflow) of a patch's own compile
+/// (`Phase::Fallback`: no patch selected, the class path's overlay holding the plainly patched
+/// classes) by the very procedure of plain
 /// validation ([`crate::pool::plain`]): a fresh JVM as the plain technique starts one runs the
 /// test on the unpatched program, then for the patch with the budget plain validation would
 /// give it. Near its timeout, whether a patch's run counts as `T` turns on that budget (the

@@ -1,7 +1,8 @@
 // patchval agent: Overflow owns noticing a StackOverflowError that the code under test catches:
 // every exception handler of the test loaders' classes marks FLAGS when what it caught is one
 // (patchval.instrument.CatchWatch), and a test run with woven classes loaded that caught one is
-// reported as that overflow (TestRunner), so src/technique/schemata.rs decides it again.
+// reported as that overflow (TestRunner), so src/technique/schemata.rs decides it again; so is a
+// failing run without them, which src/schedule/mod.rs confirms in a plain JVM.
 package patchval.agent;
 
 /**
