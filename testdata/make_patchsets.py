@@ -155,6 +155,18 @@ SPEC = {
             ("idx = text.indexOf(sub, text.length() == 11 ? idx : idx + sub.length())", "T"),
             ("idx = text.indexOf(sub, idx + 1)", "F"),
         ]),
+        # A JDK class whose initialiser the worker's runtime first runs at a stack's end: the
+        # second patch recurses forever (woven, its overflow is framed where it leaves the
+        # isolation unit, deep in the recursion), the first fixes the loop and reads the stack
+        # (its own compile, in the same JVM). Plain validation: a fresh JVM for each.
+        ("count_stack_after_overflow", TEXT_TU, "public static int countOccurrences(",
+         "while (idx >= 0) {\n            count++;\n            idx = text.indexOf(sub, idx + 1);\n        }", 0, [
+            ("if (!\"countOccurrences\".equals(Thread.currentThread().getStackTrace()[1].getMethodName())) "
+             "throw new IllegalStateException(\"seen from another frame\"); "
+             "while (idx >= 0) {\n            count++;\n            idx = text.indexOf(sub, idx + sub.length());\n        }", "s"),
+            ("while (TextUtil.countOccurrences(text, sub) >= 0) {\n            count++;\n"
+             "            idx = text.indexOf(sub, idx + 1);\n        }", "F"),
+        ]),
         # Statement before the buggy one; some patches compensate for the bug.
         ("count_increment", TEXT_TU, "public static int countOccurrences(", "count++;", 0, [
             ("count++;\n            idx += sub.length() - 1;", "s"),

@@ -101,8 +101,11 @@ fn every_operation_the_rust_side_sends_is_dispatched() {
         },
     ];
     let dispatched = dispatched();
-    // The worker's own call at start-up, beside the requests.
-    let mut sent = vec![op::INSTALL_EXIT_GUARD.to_string()];
+    // The worker's own calls at start-up, beside the requests.
+    let mut sent = vec![
+        op::INSTALL_EXIT_GUARD.to_string(),
+        op::PRIME_STACK_TRACES.to_string(),
+    ];
     sent.extend(requests.iter().map(|r| r.agent_args()[0].clone()));
     for op in sent {
         assert!(

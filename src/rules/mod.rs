@@ -82,6 +82,49 @@ pub fn crashed_twice(first: &str, again: &str) -> TestResult {
     }
 }
 
+/// What of the worker's JVM, rather than of the patch, a failure may show ([`jvm_bound`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum JvmBound {
+    /// A `StackOverflowError`: how deep a recursion gets before the stack is full depends on the
+    /// size of its frames, and the worker's are not plain's (woven code, loaders that mark caught
+    /// overflows and reset statics, a JIT that has compiled other tests). A run that caught one
+    /// and failed otherwise is named an overflow by the agent (`TestRunner.watched`).
+    Overflow,
+    /// `NoClassDefFoundError: Could not initialize class`: a class whose initialiser failed
+    /// before. In a worker, that may have been an earlier run's, at the end of its stack (an
+    /// overflow there fails the initialiser), and a JDK class stays failed for the life of the
+    /// JVM; plain validation's JVM is fresh for each patch.
+    FailedInitialiser,
+}
+
+/// Whether a failure, as a result's detail reads (`exception: message`, its causes after
+/// `caused by `), may be the worker JVM's rather than the patch's ([`JvmBound`]): the failure
+/// itself or a cause.
+pub fn jvm_bound(failure: &str) -> Option<JvmBound> {
+    const OVERFLOW: &str = "java.lang.StackOverflowError";
+    const FAILED_INITIALISER: &str = "java.lang.NoClassDefFoundError: Could not initialize class ";
+    let names = |d: &str| {
+        if d.strip_prefix(OVERFLOW)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with(':'))
+        {
+            Some(JvmBound::Overflow)
+        } else if d.starts_with(FAILED_INITIALISER) {
+            Some(JvmBound::FailedInitialiser)
+        } else {
+            None
+        }
+    };
+    names(failure).or_else(|| failure.split("caused by ").skip(1).find_map(names))
+}
+
+/// [`jvm_bound`] of a test's result: its failure, if it failed.
+pub fn result_jvm_bound(result: &TestResult) -> Option<JvmBound> {
+    match result {
+        TestResult::Fail { exception, message } => jvm_bound(&format!("{exception}: {message}")),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -117,5 +160,34 @@ mod tests {
         )));
         assert!(!own_timeout(&TestResult::Timeout));
         assert!(!own_timeout(&TestResult::Pass));
+    }
+
+    #[test]
+    fn failures_the_worker_jvm_may_decide_are_told_by_the_failure_or_its_cause() {
+        use JvmBound::*;
+        let cases = [
+            ("java.lang.StackOverflowError:  @ org.example.Quota.take(Quota.java:8)", Some(Overflow)),
+            ("java.lang.StackOverflowError", Some(Overflow)),
+            ("java.lang.RuntimeException: caused by java.lang.StackOverflowError", Some(Overflow)),
+            (
+                "java.lang.NoClassDefFoundError: Could not initialize class java.lang.StackTraceElement$HashedModules",
+                Some(FailedInitialiser),
+            ),
+            (
+                "java.lang.IllegalStateException: caused by java.lang.NoClassDefFoundError: Could not initialize class a.B",
+                Some(FailedInitialiser),
+            ),
+            ("java.lang.AssertionError: no StackOverflowError", None),
+            ("java.lang.StackOverflowErrors: a class of its own", None),
+            ("java.lang.NoClassDefFoundError: org/example/Gone", None),
+        ];
+        for (failure, bound) in cases {
+            assert_eq!(jvm_bound(failure), bound, "{failure}");
+        }
+        assert_eq!(
+            result_jvm_bound(&fail("java.lang.StackOverflowError", " @ a.B.c(B.java:1)")),
+            Some(Overflow)
+        );
+        assert_eq!(result_jvm_bound(&TestResult::Timeout), None);
     }
 }

@@ -155,7 +155,9 @@ type Decided = (Vec<usize>, TestResult, Duration);
 /// The timeout of a patch's own compile (`Phase::Fallback`), which is the one that becomes its
 /// `T`, is confirmed by plain validation's own procedure instead ([`rerun::confirm_plainly`]):
 /// near the timeout, two procedures' budgets decide a patch differently. So is its failure by a
-/// stack overflow ([`overflowed`]), caught or not: near the stack's end, frames decide.
+/// stack overflow, caught or not (near the stack's end, frames decide), or by a class that could
+/// not be initialised (its initialiser may have failed in an earlier run in this JVM):
+/// [`rules::result_jvm_bound`](crate::rules::result_jvm_bound).
 ///
 /// A test that passed on the unpatched program and fails in an execution runs once more, for the
 /// first patch that execution decided: when it passes then, the test is flaky for that patch (an
@@ -202,7 +204,7 @@ fn confirm_failures(
             confirmed.push((patches, result, took));
             continue;
         }
-        if (result == TestResult::Timeout || overflowed(&result))
+        if (result == TestResult::Timeout || crate::rules::result_jvm_bound(&result).is_some())
             && phase == Phase::Fallback
             && patches.len() == 1
         {
@@ -348,15 +350,6 @@ fn confirm_failures(
         }
     }
     confirmed
-}
-
-/// Whether a test ended in a `StackOverflowError`, or caught one and failed (the agent's
-/// `TestRunner.watched` then names the overflow): how deep a recursion gets depends on the size
-/// of its frames and on what the JIT has compiled, and a worker's are not plain's (its loaders
-/// mark caught overflows and reset statics; its JVM has run other tests), so a patch's own
-/// compile has such a failure confirmed in a plain JVM ([`confirm_failures`]).
-fn overflowed(result: &TestResult) -> bool {
-    matches!(result, TestResult::Fail { exception, .. } if exception == "java.lang.StackOverflowError")
 }
 
 /// How a tree ended, which decides whether its undecided patches take another tree.

@@ -289,40 +289,42 @@ const OVERFLOWED_WOVEN: &str =
     "overflowed the stack in the schemata: decided again with the plainly \
      patched file, without the stub";
 
-/// Whether a test run ended in a `StackOverflowError`, the failure itself or its cause. How
-/// deep a recursion gets before the stack is full depends on the size of its frames, and the
-/// woven method's frames are not the plainly patched method's (the stub, the capture's locals, a
+/// Why a patch whose woven run failed by a class that could not be initialised is decided again.
+const FAILED_INITIALISER_WOVEN: &str =
+    "a class's initialiser had failed in the worker's JVM: decided again with the plainly \
+     patched file, without the stub";
+
+/// Whether a test run ended in a failure the worker's JVM may have decided
+/// ([`rules::jvm_bound`](crate::rules::jvm_bound)), the failure itself or its cause. How deep a
+/// recursion gets before the stack is full depends on the size of its frames, and the woven
+/// method's frames are not the plainly patched method's (the stub, the capture's locals, a
 /// method too long for the JIT), so the schemata's overflow need not be plain's: a recursion
 /// that fills a stack trace at every level overflows there before its timeout, and in plain
-/// times out; a deep recursion that ends in plain may overflow there.
-fn overflowed(o: &Outcome) -> bool {
-    const SOE: &str = "java.lang.StackOverflowError";
-    let is_soe = |rest: &str| rest.is_empty() || rest.starts_with(':');
-    let names = |d: &str| {
-        d.strip_prefix(SOE).is_some_and(is_soe)
-            || d.split("caused by ")
-                .skip(1)
-                .any(|c| c.strip_prefix(SOE).is_some_and(is_soe))
-    };
-    o.detail.as_deref().is_some_and(names)
-        || o.runs
+/// times out; a deep recursion that ends in plain may overflow there. A class whose initialiser
+/// failed may have failed in an earlier run in the same JVM.
+fn jvm_bound(o: &Outcome) -> Option<crate::rules::JvmBound> {
+    use crate::rules::jvm_bound;
+    o.detail.as_deref().and_then(jvm_bound).or_else(|| {
+        o.runs
             .iter()
-            .any(|r| r.failed.as_deref().is_some_and(names))
+            .find_map(|r| r.failed.as_deref().and_then(jvm_bound))
+    })
 }
 
 /// Why an outcome of woven code need not be the plainly patched program's, so that the patch's
 /// own compile of the plainly patched file decides it: a timeout (the stub runs at every visit
 /// of the location, so woven code is slower: a patch that ends just past its timeout in the
 /// schemata, a loop filling the heap until OutOfMemoryError, may end in time in plain) or a
-/// stack overflow ([`overflowed`]).
+/// stack overflow or a class that could not be initialised ([`jvm_bound`]).
 fn decided_again(o: &Outcome) -> Option<&'static str> {
+    use crate::rules::JvmBound;
     if o.verdict == Verdict::Timeout {
-        Some(TIMED_OUT_WOVEN)
-    } else if overflowed(o) {
-        Some(OVERFLOWED_WOVEN)
-    } else {
-        None
+        return Some(TIMED_OUT_WOVEN);
     }
+    jvm_bound(o).map(|bound| match bound {
+        JvmBound::Overflow => OVERFLOWED_WOVEN,
+        JvmBound::FailedInitialiser => FAILED_INITIALISER_WOVEN,
+    })
 }
 
 /// Patches woven into one file at most. A weave's stub holds a `switch` case per patch and its
@@ -523,26 +525,30 @@ mod tests {
     use super::*;
 
     #[test]
-    fn an_overflow_in_the_schemata_is_told_by_the_failure_or_its_cause() {
+    fn an_overflow_or_a_failed_initialiser_in_the_schemata_is_decided_again() {
         let failed = |detail: &str| {
             Outcome::new(Verdict::TestFailure, Phase::Execute).with_detail(detail.to_string())
         };
-        assert!(overflowed(&failed(
-            "java.lang.StackOverflowError:  @ org.example.Quota.take(Quota.java:8)"
-        )));
-        assert!(overflowed(&failed(
-            "java.lang.RuntimeException: caused by java.lang.StackOverflowError"
-        )));
-        assert!(!overflowed(&failed(
-            "java.lang.AssertionError: no StackOverflowError"
-        )));
-        assert!(!overflowed(&failed(
-            "java.lang.StackOverflowErrors: a class of its own"
-        )));
-        assert!(!overflowed(&Outcome::new(
-            Verdict::Plausible,
-            Phase::Execute
-        )));
+        assert_eq!(
+            decided_again(&failed(
+                "java.lang.StackOverflowError:  @ org.example.Quota.take(Quota.java:8)"
+            )),
+            Some(OVERFLOWED_WOVEN)
+        );
+        assert_eq!(
+            decided_again(&failed(
+                "java.lang.NoClassDefFoundError: Could not initialize class java.lang.StackTraceElement$HashedModules"
+            )),
+            Some(FAILED_INITIALISER_WOVEN)
+        );
+        assert_eq!(
+            decided_again(&failed("java.lang.AssertionError: no StackOverflowError")),
+            None
+        );
+        assert_eq!(
+            decided_again(&Outcome::new(Verdict::Plausible, Phase::Execute)),
+            None
+        );
     }
 
     #[test]

@@ -93,6 +93,11 @@ pub fn serve(
     let guard = jvm
         .call(&[op::INSTALL_EXIT_GUARD.to_string()])
         .unwrap_or_default();
+    // The JDK classes the runtime's stack-trace code uses, initialised here rather than at the
+    // end of some run's stack, where an overflow would leave them failed for the JVM's life.
+    if let Err(e) = jvm.call(&[op::PRIME_STACK_TRACES.to_string()]) {
+        tracing::warn!("priming the stack-trace code: {e}");
+    }
     send(&Response {
         partial: false,
         // The thread that serves requests and runs the tests, whose run-queue delay the parent's

@@ -81,6 +81,15 @@ public final class Agent {
         }
     }
 
+    /** Rt.prime: the runtime's stack-trace code run once at the bottom of the stack; never throws. */
+    public static void primeStackTraces() {
+        try {
+            Rt.prime();
+        } catch (Throwable t) {
+            // Best effort: a class left to initialise later is no worse than before.
+        }
+    }
+
     public static String version() {
         return Protocol.Agent.VERSION;
     }

@@ -60,6 +60,9 @@ public final class Bridge {
                     return Agent.parseCheck(r.list());
                 case Protocol.Op.INSTALL_EXIT_GUARD:
                     return new String[] {String.valueOf(Agent.installExitGuard())};
+                case Protocol.Op.PRIME_STACK_TRACES:
+                    Agent.primeStackTraces();
+                    return new String[0];
                 case Protocol.Op.VERSION:
                     return new String[] {Agent.version()};
                 default:

@@ -142,7 +142,8 @@ public final class Rt {
                     if (c.getMethod(m).getDeclaringClass() != Throwable.class) return Boolean.FALSE;
                 }
                 return Boolean.TRUE;
-            } catch (Throwable t) {
+            } catch (ReflectiveOperationException | RuntimeException e) {
+                // An Error (an overflow at a stack's end) propagates: ClassValue keeps no answer.
                 return Boolean.FALSE;
             }
         }
@@ -276,11 +277,36 @@ public final class Rt {
                 return c.getMethod("getStackTrace").getDeclaringClass() == Throwable.class
                         && c.getMethod("setStackTrace", StackTraceElement[].class).getDeclaringClass() == Throwable.class
                         && c.getMethod("getCause").getDeclaringClass() == Throwable.class;
-            } catch (Throwable t) {
+            } catch (ReflectiveOperationException | RuntimeException e) {
+                // An Error (an overflow at a stack's end) propagates: ClassValue keeps no answer.
                 return Boolean.FALSE;
             }
         }
     };
+
+    /**
+     * Runs, once and at the bottom of the stack, the JDK code this runtime may first call at any
+     * depth: where an exception leaves an isolation unit ({@link #framed}) or a capture meets a
+     * throwable, deep in a recursion, maybe at the stack's end. A JDK class whose initialiser
+     * first runs there fails with the overflow and stays failed for the life of the JVM (the
+     * format of a stack trace with a JDK frame: {@code StackTraceElement$HashedModules}); every
+     * later stack read in the worker, whatever the patch, would throw NoClassDefFoundError, where
+     * plain validation's fresh JVM reads the stack. Called by the worker at start-up (Agent).
+     */
+    static void prime() {
+        // Thread.getStackTrace's own frame is java.base's: its format reads HashedModules.
+        StackTraceElement[] here = Thread.currentThread().getStackTrace();
+        StringBuilder b = new StringBuilder();
+        for (StackTraceElement e : here) {
+            b.append(e);
+        }
+        Throwable t = new IllegalStateException("patchval: priming", new Throwable());
+        t.addSuppressed(new Throwable());
+        framed(t, "prime");
+        PLAIN_THROWABLE.get(t.getClass());
+        t.setStackTrace(here);
+        b.append(t.getStackTrace().length);
+    }
 
     /**
      * An exception leaving a patch's isolation unit, with the frames plain validation would show:
