@@ -405,11 +405,31 @@ pub fn same_failures(work: &Path) {
         };
         if fast["verdict"] == "F" {
             assert_eq!(
-                (&fast["test"], &fast["detail"]),
-                (&plain["test"], &plain["detail"]),
+                (&fast["test"], failure_place(&fast["detail"])),
+                (&plain["test"], failure_place(&plain["detail"])),
                 "{set} patch {patch}: schemata vs plain failure"
             );
         }
+    }
+}
+
+/// A failure's detail as [`same_failures`] compares it. An endless recursion's
+/// `StackOverflowError` is thrown wherever the stack happens to run out, which depends on what the
+/// JIT has compiled by then: plain validation itself reports `TextUtil.java:23` in one run and
+/// `:24` in the next for the same patch (textutil's `count_stack_after_overflow.json`, 2 of 9 plain
+/// runs). Its top frame is compared without the line; every other failure, line included.
+fn failure_place(detail: &serde_json::Value) -> String {
+    let d = detail.as_str().unwrap_or_default();
+    if !d.starts_with("java.lang.StackOverflowError") {
+        return d.to_string();
+    }
+    match d.rsplit_once(':') {
+        Some((head, line))
+            if line.ends_with(')') && line[..line.len() - 1].parse::<u32>().is_ok() =>
+        {
+            format!("{head})")
+        }
+        _ => d.to_string(),
     }
 }
 
