@@ -153,7 +153,9 @@ mod tests {
 
     #[test]
     fn contention_is_at_least_one() {
+        // No upper bound: a niced test beside other jobs can see 20 and more (the machine's
+        // load is what the figure measures).
         let c = contention();
-        assert!((1.0..=10.5).contains(&c), "{c}");
+        assert!(c >= 1.0 && c.is_finite(), "{c}");
     }
 }
