@@ -134,7 +134,7 @@ fn plan(set: &PatchSet, extra: &mut Extra) -> Result<weave::Plan, weave::scope::
         };
     // A local declaration is split in place; a field's initialiser or a statement of an
     // initialiser block moves into a method of its own (`weave::hoist`), woven for the patches
-    // that name no guarded field (and, in a block, cannot end it abruptly).
+    // that name no guarded field (and, in a block, leave it able to complete normally).
     let (split_src, range, statement, constant_value, hoisted) =
         match split::split_declaration(&src, range.clone()) {
             Some(s) => {
@@ -144,13 +144,17 @@ fn plan(set: &PatchSet, extra: &mut Extra) -> Result<weave::Plan, weave::scope::
             None => match weave::hoist::field(&src, range.clone())
                 .or_else(|| weave::hoist::block(&src, range))
             {
-                Some(h) => (h.src, h.range, None, None, Some((h.what, h.guarded))),
+                Some(h) => {
+                    let block = h.completion();
+                    (h.src, h.range, None, None, Some((h.what, h.guarded, block)))
+                }
                 None => return Err(why),
             },
         };
     let location = range.clone();
-    let guarded = hoisted.as_ref().map(|(_, g)| g);
-    let in_block = hoisted.as_ref().is_some_and(|(w, _)| w.is_block());
+    let guarded = hoisted.as_ref().map(|(_, g, _)| g);
+    let block = hoisted.as_ref().and_then(|(_, _, b)| b.as_ref());
+    let in_block = block.is_some();
     let (range, texts, around) = split::apply(&split_src, range, statement, &kept);
     let constant = |k: &split::Kept| {
         let value = constant_value.as_ref()?;
@@ -162,9 +166,10 @@ fn plan(set: &PatchSet, extra: &mut Extra) -> Result<weave::Plan, weave::scope::
             *excluded = match kept {
                 Some(k) if around || k.is_initialiser() => guarded_name(patch, guarded)
                     .or_else(|| {
-                        in_block
-                            .then(|| weave::hoist::completes_as_in_a_method(patch))
-                            .flatten()
+                        block.and_then(|b| match b {
+                            Some(b) => b.check(patch),
+                            None => Some("the hoisted method is not found: validated alone".into()),
+                        })
                     })
                     // The block's later statements would see the local in place.
                     .or_else(|| {
@@ -184,7 +189,7 @@ fn plan(set: &PatchSet, extra: &mut Extra) -> Result<weave::Plan, weave::scope::
         }
     }
     match &hoisted {
-        Some((what, _)) => extra.hoisted = Some(what.as_str().to_string()),
+        Some((what, _, _)) => extra.hoisted = Some(what.as_str().to_string()),
         None => extra.declaration_split = true,
     }
     Ok(plan)

@@ -4,7 +4,7 @@
 //! E; }`, the lines kept) and a top-level statement of a class's static initialiser block
 //! (`static { S; B; }` → `static { __pv_static_N(); B; } private static void __pv_static_N() {
 //! S }`; an instance block's likewise, into an instance method). Done only where a method
-//! judges every patch as the initialiser would (docs/weaving.md): the names a patch must not
+//! judges every patch as the initialiser would (docs/weaving.md; for a block's statement, `weave::completion`): the names a patch must not
 //! mention for that are returned with the file.
 
 use super::text;
@@ -19,12 +19,24 @@ pub struct Hoisted {
     pub src: String,
     pub range: Range<usize>,
     pub what: Hoist,
+    /// The method it moved into.
+    pub method: String,
     /// The field itself, the fields of its kind (instance or static) declared at or after it
     /// in its class (a forward reference is an error in an initialiser and not in a method) and
     /// the blank finals of its kind (read before their assignment, an error in an initialiser
     /// only). An instance initialiser may name every static field: the class is initialised
     /// before it runs; a static one cannot name instance fields at all.
     pub guarded: BTreeSet<String>,
+}
+
+impl Hoisted {
+    /// For a block's statement, the check of each patch against the block's stricter rules
+    /// (`None` inside when the method cannot be found again).
+    pub fn completion(&self) -> Option<Option<super::completion::BlockCompletion>> {
+        self.what.is_block().then(|| {
+            super::completion::BlockCompletion::new(&self.src, self.range.clone(), &self.method)
+        })
+    }
 }
 
 /// What was moved into a method.
@@ -143,6 +155,7 @@ pub fn field(src: &str, range: Range<usize>) -> Option<Hoisted> {
     Some(Hoisted {
         src: out,
         range: range.start + offset..range.end + offset,
+        method: method.clone(),
         what: if is_static {
             Hoist::StaticField
         } else {
@@ -251,6 +264,7 @@ pub fn block(src: &str, range: Range<usize>) -> Option<Hoisted> {
     Some(Hoisted {
         src: out,
         range: range.start + offset..range.end + offset,
+        method: method.clone(),
         what: if is_static {
             Hoist::StaticBlock
         } else {
@@ -282,20 +296,6 @@ fn move_out(
     // After everything up to the member's end, less the node and plus the call, and the head.
     let moved = end - node.byte_range().len() + call.len() + head.len();
     (out, moved - node.start_byte())
-}
-
-/// Why a patch in an initialiser block cannot be judged by a method: an initialiser (static or
-/// instance) must be able to complete normally and may not `return`, where a method may end
-/// abruptly or return. A patch with a keyword that can end abruptly or loop stays unwoven.
-pub fn completes_as_in_a_method(patch: &str) -> Option<String> {
-    let words = ["return", "throw", "break", "continue", "while", "for", "do"];
-    let hit = patch
-        .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
-        .find(|w| words.contains(w))?;
-    Some(format!(
-        "the patch has `{hit}` in an initialiser block, which must complete normally where a \
-         method need not: validated alone"
-    ))
 }
 
 /// Whether a constructor among a class's `members` declares exceptions, which its instance
@@ -395,9 +395,6 @@ mod tests {
         let en = "enum E { A; static int x; static { x = 1 + 2; } }\n";
         let at = en.find("1 + 2").unwrap();
         assert!(block(en, at..at + 5).is_none());
-        assert!(completes_as_in_a_method("x = 1;").is_none());
-        assert!(completes_as_in_a_method("throw new Error();").is_some());
-        assert!(completes_as_in_a_method("if (x) return;").is_some());
     }
 
     #[test]

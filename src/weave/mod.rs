@@ -3,6 +3,7 @@
 //! context copy of the enclosing method (so javac judges it exactly as in the plain file); the
 //! original statement becomes a stub that asks the runtime which patch to run.
 
+pub mod completion;
 pub mod eligible;
 pub mod emit;
 pub mod frames;

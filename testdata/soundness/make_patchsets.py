@@ -470,6 +470,24 @@ VALUE_HOLE_IF = [
     (_check("v > limit && v > 9"), "F"),
 ]
 
+# A statement of a static initialiser block, which a method of its own takes over for weaving: the
+# block's `while (true)` completes only through its `break`, so a patch that leaves no `break`
+# that exits it makes the block an error ("initializer must be able to complete normally"), where
+# the method would compile and run (one ends in an ArithmeticException: F, not C).
+INITIALISER_COMPLETION = [
+    ("if (filled == 4) break;", "s"),
+    ("if (filled >= 4) break;", "s"),
+    ("if (filled == 4) { break; }", "s"),
+    ("if (filled > 3) break; else continue;", "s"),
+    ("if (filled == 5) break;", "F"),
+    ("if (filled == 4) { TABLE[4] = 1; break; }", "F"),
+    ("filled += 0;", "C"),                         # never exits: loops forever as a method
+    ("TABLE[filled % 8] = 10 / (4 - filled);", "C"),  # throws as a method
+    ("switch (filled) { case 4: break; }", "C"),   # the break exits the switch only
+    ("if (filled == 4) return;", "C"),             # return outside method
+    ("if (filled == 4) throw new IllegalStateException();", "C"),
+]
+
 SETS = [
     ("static_shadow", PKG + "Limits.java", "public static void setMax(", "Limits.max = max;", 0,
      STATIC_SHADOW),
@@ -515,6 +533,8 @@ SETS = [
      VALUE_HOLE_IF),
     ("caught_overflow", PKG + "Depth.java", "static int down(",
      "return down(n, d + 1);", 0, CAUGHT_OVERFLOW),
+    ("initialiser_completion", PKG + "Steps.java", "static {", "if (filled == 4) break;", 0,
+     INITIALISER_COMPLETION),
 ]
 
 

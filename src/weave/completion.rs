@@ -1,0 +1,490 @@
+//! Whether a statement of an initialiser block, with a patch in place, is judged by javac in the
+//! method `weave::hoist` moves it into as it would be in the block: an initialiser must be able to
+//! complete normally (JLS 8.6, 8.7) and may not hold `return`, where a method may end abruptly or
+//! return. "Can complete normally" follows JLS 14.22, answered yes only where it is certain.
+//!
+//! Every statement of a method that compiles is reachable (an unreachable one is an error), and a
+//! patch whose method does not compile is validated alone, so the rules below take every
+//! statement as reachable: a `break` in a loop's body exits the loop.
+
+use std::collections::BTreeSet;
+use std::ops::Range;
+use tree_sitter::Node;
+
+/// The hoisted method of one location, ready to be judged with each patch in place.
+#[derive(Debug)]
+pub struct BlockCompletion {
+    /// The method's body before the location, and after it.
+    before: String,
+    after: String,
+    /// The fields of the class holding the block that are not `final`: never constant.
+    mutable_fields: BTreeSet<String>,
+}
+
+/// Kinds of expression that are never constant expressions (JLS 15.29), wherever they stand.
+const NEVER_CONSTANT: &[&str] = &[
+    "method_invocation",
+    "object_creation_expression",
+    "array_creation_expression",
+    "assignment_expression",
+    "update_expression",
+    "array_access",
+    "instanceof_expression",
+    "this",
+    "super",
+    "lambda_expression",
+    "method_reference",
+    "class_literal",
+];
+
+/// Parents under which an `identifier` is a simple name used as a value (not a field's or a
+/// method's name after a dot).
+const VALUE_PARENTS: &[&str] = &[
+    "binary_expression",
+    "unary_expression",
+    "parenthesized_expression",
+    "ternary_expression",
+    "cast_expression",
+];
+
+impl BlockCompletion {
+    /// `src` is the file with the block's statement moved into `method`, `range` the location
+    /// inside that method's body; `None` when the method is not found around it.
+    pub fn new(src: &str, range: Range<usize>, method: &str) -> Option<BlockCompletion> {
+        let tree = super::parser().parse(src, None)?;
+        let mut n = tree
+            .root_node()
+            .descendant_for_byte_range(range.start, range.end)?;
+        let declaration = loop {
+            if n.kind() == "method_declaration"
+                && n.child_by_field_name("name")
+                    .is_some_and(|k| super::text(src, k) == method)
+            {
+                break n;
+            }
+            n = n.parent()?;
+        };
+        let body = declaration.child_by_field_name("body")?;
+        let class_body = declaration.parent()?;
+        let mut mutable_fields = BTreeSet::new();
+        let mut c = class_body.walk();
+        for field in class_body
+            .named_children(&mut c)
+            .filter(|m| m.kind() == "field_declaration")
+        {
+            if is_final(src, field) {
+                continue;
+            }
+            let mut c = field.walk();
+            for d in field.children_by_field_name("declarator", &mut c) {
+                if let Some(name) = d.child_by_field_name("name") {
+                    mutable_fields.insert(super::text(src, name).to_string());
+                }
+            }
+        }
+        Some(BlockCompletion {
+            before: src[body.start_byte()..range.start].to_string(),
+            after: src[range.end..body.end_byte()].to_string(),
+            mutable_fields,
+        })
+    }
+
+    /// Why `patch` in place makes javac judge the block's statement otherwise than the method's
+    /// body (it is then validated alone), or `None`.
+    pub fn check(&self, patch: &str) -> Option<String> {
+        let text = format!(
+            "class __PV {{ void __m() {}{patch}{} }}",
+            self.before, self.after
+        );
+        let tree = super::parser().parse(&text, None)?;
+        let body = (|| {
+            let root = tree.root_node();
+            let class_body = root.named_child(0)?.child_by_field_name("body")?;
+            if root.named_child_count() != 1 || class_body.named_child_count() != 1 {
+                return None;
+            }
+            class_body.named_child(0)?.child_by_field_name("body")
+        })();
+        let Some(body) = body.filter(|b| !b.has_error()) else {
+            return Some(
+                "the initialiser block's statement does not parse with the patch: validated alone"
+                    .to_string(),
+            );
+        };
+        let flow = Flow {
+            src: &text,
+            fields: &self.mutable_fields,
+        };
+        if let Some(r) = returns(body) {
+            return Some(format!(
+                "the patch leaves `{}` in an initialiser block, an error there and not in a \
+                 method: validated alone",
+                flow.word(r)
+            ));
+        }
+        (!flow.completes(body)).then(|| {
+            "with the patch, the initialiser block's statement may not complete normally (JLS \
+             14.22), an error in an initialiser and not in a method: validated alone"
+                .to_string()
+        })
+    }
+}
+
+/// A `return` of the statement's own (not of a lambda or a class declared in it).
+fn returns(n: Node) -> Option<Node> {
+    if n.kind() == "return_statement" {
+        return Some(n);
+    }
+    if matches!(n.kind(), "lambda_expression" | "class_body") {
+        return None;
+    }
+    let mut c = n.walk();
+    let children: Vec<Node> = n.named_children(&mut c).collect();
+    children.into_iter().find_map(returns)
+}
+
+fn is_final(src: &str, declaration: Node) -> bool {
+    let mut c = declaration.walk();
+    let found = declaration
+        .children(&mut c)
+        .filter(|k| k.kind() == "modifiers")
+        .any(|m| super::text(src, m).split_whitespace().any(|w| w == "final"));
+    found
+}
+
+/// How a simple name is bound where it is read.
+#[derive(Debug, PartialEq, Eq)]
+enum Binding {
+    /// A local or field that cannot be a constant variable.
+    NonConstant,
+    /// A `final` local, or a name this file does not show: it may be a constant variable.
+    Unknown,
+}
+
+struct Flow<'a> {
+    src: &'a str,
+    fields: &'a BTreeSet<String>,
+}
+
+impl Flow<'_> {
+    fn word(&self, n: Node) -> &str {
+        super::text(self.src, n)
+            .split(|c: char| !c.is_alphanumeric())
+            .next()
+            .unwrap_or_default()
+    }
+
+    /// JLS 14.22, every statement taken as reachable: `true` only where the statement surely can
+    /// complete normally.
+    fn completes(&self, n: Node) -> bool {
+        let field = |name: &str| n.child_by_field_name(name);
+        match n.kind() {
+            "block" => statements(n).into_iter().all(|s| self.completes(s)),
+            "expression_statement"
+            | "local_variable_declaration"
+            | "assert_statement"
+            | "enhanced_for_statement"
+            | "class_declaration"
+            | "record_declaration"
+            | "interface_declaration"
+            | "enum_declaration" => true,
+            "if_statement" => match field("alternative") {
+                None => true,
+                Some(e) => {
+                    field("consequence").is_some_and(|t| self.completes(t)) || self.completes(e)
+                }
+            },
+            "while_statement" => {
+                field("condition").is_some_and(|c| self.never_constant(c))
+                    || field("body").is_some_and(|b| self.breaks_out(b, None))
+            }
+            "do_statement" => {
+                (field("body").is_some_and(|b| self.completes(b))
+                    && field("condition").is_some_and(|c| self.never_constant(c)))
+                    || field("body").is_some_and(|b| self.breaks_out(b, None))
+            }
+            "for_statement" => {
+                field("condition").is_some_and(|c| self.never_constant(c))
+                    || field("body").is_some_and(|b| self.breaks_out(b, None))
+            }
+            "labeled_statement" => {
+                let mut c = n.walk();
+                let label = n
+                    .named_children(&mut c)
+                    .find(|k| k.kind() == "identifier")
+                    .map(|k| super::text(self.src, k));
+                let mut c = n.walk();
+                let inner = n.named_children(&mut c).last();
+                match (label, inner) {
+                    (Some(l), Some(s)) => self.completes(s) || self.breaks_out(s, Some(l)),
+                    _ => false,
+                }
+            }
+            "synchronized_statement" => field("body").is_some_and(|b| self.completes(b)),
+            "try_statement" | "try_with_resources_statement" => {
+                let mut c = n.walk();
+                let parts: Vec<Node> = n.named_children(&mut c).collect();
+                let catches = parts.iter().filter(|k| k.kind() == "catch_clause");
+                let finally = parts.iter().find(|k| k.kind() == "finally_clause");
+                (field("body").is_some_and(|b| self.completes(b))
+                    || catches
+                        .filter_map(|k| k.child_by_field_name("body"))
+                        .any(|b| self.completes(b)))
+                    && finally.is_none_or(|f| self.finally_completes(*f))
+            }
+            "switch_expression" => self.switch_completes(n),
+            _ => false,
+        }
+    }
+
+    fn finally_completes(&self, finally: Node) -> bool {
+        let mut c = finally.walk();
+        let found = finally
+            .named_children(&mut c)
+            .find(|k| k.kind() == "block")
+            .is_some_and(|b| self.completes(b));
+        found
+    }
+
+    /// A switch statement (JLS 14.22): one that is not enhanced and has no `default`, one a
+    /// `break` exits, one whose last group completes (or ends in labels), one with a rule that
+    /// is an expression or a block that completes.
+    fn switch_completes(&self, n: Node) -> bool {
+        let Some(block) = n.child_by_field_name("body") else {
+            return false;
+        };
+        let mut c = block.walk();
+        let parts: Vec<Node> = block.named_children(&mut c).collect();
+        let labels: Vec<Node> = parts
+            .iter()
+            .flat_map(|p| {
+                let mut c = p.walk();
+                p.named_children(&mut c)
+                    .filter(|k| k.kind() == "switch_label")
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        let plain_case = |l: &Node| {
+            let t = super::text(self.src, *l);
+            let mut c = l.walk();
+            let patterned = l
+                .named_children(&mut c)
+                .any(|k| k.kind().contains("pattern") || k.kind() == "null_literal");
+            // A qualified constant may be an enum's under a selector of another type (Java 21),
+            // which makes the switch enhanced.
+            t.starts_with("case") && !patterned && !t.contains("default") && !t.contains('.')
+        };
+        if !labels.is_empty() && labels.iter().all(plain_case) {
+            return true;
+        }
+        if self.breaks_out(block, None) {
+            return true;
+        }
+        let rule_completes = |r: &Node| {
+            let mut c = r.walk();
+            let body = r
+                .named_children(&mut c)
+                .filter(|k| k.kind() != "switch_label")
+                .last();
+            body.is_some_and(|b| {
+                b.kind() == "expression_statement" || (b.kind() == "block" && self.completes(b))
+            })
+        };
+        match parts.last() {
+            Some(last) if last.kind() == "switch_block_statement_group" => {
+                let mut c = last.walk();
+                let stmts: Vec<Node> = last
+                    .named_children(&mut c)
+                    .filter(|k| k.kind() != "switch_label" && !k.kind().ends_with("comment"))
+                    .collect();
+                stmts.into_iter().all(|s| self.completes(s))
+            }
+            _ => parts
+                .iter()
+                .filter(|p| p.kind() == "switch_rule")
+                .any(rule_completes),
+        }
+    }
+
+    /// A `break` inside `n` whose target is the statement holding `n`: with `label`, a
+    /// `break label`; without, an unlabelled `break` not inside a nested loop or switch. Never
+    /// inside a lambda or a class body (another method), nor inside a `try` whose `finally`
+    /// cannot complete normally (that `break` does not exit).
+    fn breaks_out(&self, n: Node, label: Option<&str>) -> bool {
+        match n.kind() {
+            "break_statement" => {
+                let mut c = n.walk();
+                let target = n
+                    .named_children(&mut c)
+                    .find(|k| k.kind() == "identifier")
+                    .map(|k| super::text(self.src, k));
+                return target == label;
+            }
+            "lambda_expression" | "class_body" => return false,
+            "while_statement"
+            | "do_statement"
+            | "for_statement"
+            | "enhanced_for_statement"
+            | "switch_expression"
+                if label.is_none() =>
+            {
+                return false;
+            }
+            "try_statement" | "try_with_resources_statement" => {
+                let mut c = n.walk();
+                let finally = n
+                    .named_children(&mut c)
+                    .find(|k| k.kind() == "finally_clause");
+                if finally.is_some_and(|f| !self.finally_completes(f)) {
+                    return false;
+                }
+            }
+            _ => {}
+        }
+        let mut c = n.walk();
+        let children: Vec<Node> = n.named_children(&mut c).collect();
+        children.into_iter().any(|k| self.breaks_out(k, label))
+    }
+
+    /// Whether `expr` is surely not a constant expression (so not one with value `true`): it
+    /// holds a kind of expression that never is, or a simple name bound to a local or field
+    /// that is not `final`.
+    fn never_constant(&self, expr: Node) -> bool {
+        if NEVER_CONSTANT.contains(&expr.kind()) {
+            return true;
+        }
+        if expr.kind() == "identifier" {
+            let as_value = expr.parent().is_some_and(|p| {
+                VALUE_PARENTS.contains(&p.kind()) || p.kind().ends_with("_statement")
+                // the condition of a `for`
+            });
+            if as_value && self.binding(expr) == Binding::NonConstant {
+                return true;
+            }
+        }
+        let mut c = expr.walk();
+        let children: Vec<Node> = expr.named_children(&mut c).collect();
+        children.into_iter().any(|k| self.never_constant(k))
+    }
+
+    /// The binding of the simple name `id`: the local declared before it in an enclosing block
+    /// or `for`, or the resource, catch parameter or enhanced-for variable around it (a local
+    /// cannot be hidden by another), else a field of the class.
+    fn binding(&self, id: Node) -> Binding {
+        let name = super::text(self.src, id);
+        let declares = |d: Node| {
+            let mut c = d.walk();
+            let found = d.children_by_field_name("declarator", &mut c).any(|v| {
+                v.child_by_field_name("name")
+                    .is_some_and(|k| super::text(self.src, k) == name)
+            });
+            found
+        };
+        let local = |d: Node| {
+            if is_final(self.src, d) {
+                Binding::Unknown
+            } else {
+                Binding::NonConstant
+            }
+        };
+        let mut child = id;
+        while let Some(up) = child.parent() {
+            match up.kind() {
+                "block" | "switch_block_statement_group" | "switch_block" => {
+                    // A switch block is one scope: its earlier groups' locals are seen too.
+                    let mut c = up.walk();
+                    let before: Vec<Node> = up
+                        .named_children(&mut c)
+                        .take_while(|k| k.id() != child.id())
+                        .flat_map(|k| {
+                            let mut c = k.walk();
+                            match k.kind() {
+                                "switch_block_statement_group" => {
+                                    k.named_children(&mut c).collect()
+                                }
+                                _ => vec![k],
+                            }
+                        })
+                        .collect();
+                    if let Some(d) = before
+                        .into_iter()
+                        .find(|k| k.kind() == "local_variable_declaration" && declares(*k))
+                    {
+                        return local(d);
+                    }
+                }
+                "for_statement" => {
+                    let mut c = up.walk();
+                    let init: Vec<Node> = up.children_by_field_name("init", &mut c).collect();
+                    if let Some(d) = init
+                        .into_iter()
+                        .find(|k| k.kind() == "local_variable_declaration" && declares(*k))
+                    {
+                        return local(d);
+                    }
+                }
+                // Their variables have no constant initialiser: an enhanced `for`'s (in its
+                // body), a catch parameter, a resource (never a primitive or a `String`).
+                "enhanced_for_statement" => {
+                    let in_body = up
+                        .child_by_field_name("body")
+                        .is_some_and(|b| b.id() == child.id());
+                    if in_body
+                        && up
+                            .child_by_field_name("name")
+                            .is_some_and(|k| super::text(self.src, k) == name)
+                    {
+                        return Binding::NonConstant;
+                    }
+                }
+                "catch_clause" => {
+                    let mut c = up.walk();
+                    let parameter = up
+                        .named_children(&mut c)
+                        .find(|k| k.kind() == "catch_formal_parameter");
+                    if parameter
+                        .and_then(|p| p.child_by_field_name("name"))
+                        .is_some_and(|k| super::text(self.src, k) == name)
+                    {
+                        return Binding::NonConstant;
+                    }
+                }
+                "try_with_resources_statement" => {
+                    let Some(spec) = up.child_by_field_name("resources") else {
+                        break;
+                    };
+                    let mut c = spec.walk();
+                    let resources: Vec<Node> = spec.named_children(&mut c).collect();
+                    if resources.iter().any(|r| {
+                        r.child_by_field_name("name")
+                            .is_some_and(|k| super::text(self.src, k) == name)
+                    }) {
+                        return Binding::NonConstant;
+                    }
+                }
+                "lambda_expression" | "class_body" | "method_declaration" => break,
+                _ => {}
+            }
+            child = up;
+        }
+        if self.fields.contains(name) {
+            Binding::NonConstant
+        } else {
+            Binding::Unknown
+        }
+    }
+}
+
+/// The statements of a block, comments left out.
+fn statements(block: Node) -> Vec<Node> {
+    let mut c = block.walk();
+    let found = block
+        .named_children(&mut c)
+        .filter(|k| !k.kind().ends_with("comment"))
+        .collect();
+    found
+}
+
+#[cfg(test)]
+#[path = "completion_tests.rs"]
+mod tests;
