@@ -174,6 +174,16 @@ impl Flow<'_> {
             .unwrap_or_default()
     }
 
+    /// The label a labelled statement declares, or a `break` names.
+    fn label(&self, n: Node) -> Option<&str> {
+        let mut c = n.walk();
+        let found = n
+            .named_children(&mut c)
+            .find(|k| k.kind() == "identifier")
+            .map(|k| super::text(self.src, k));
+        found
+    }
+
     /// JLS 14.22, every statement taken as reachable: `true` only where the statement surely can
     /// complete normally.
     fn completes(&self, n: Node) -> bool {
@@ -208,11 +218,7 @@ impl Flow<'_> {
                     || field("body").is_some_and(|b| self.breaks_out(b, None))
             }
             "labeled_statement" => {
-                let mut c = n.walk();
-                let label = n
-                    .named_children(&mut c)
-                    .find(|k| k.kind() == "identifier")
-                    .map(|k| super::text(self.src, k));
+                let label = self.label(n);
                 let mut c = n.walk();
                 let inner = n.named_children(&mut c).last();
                 match (label, inner) {
@@ -312,14 +318,7 @@ impl Flow<'_> {
     /// cannot complete normally (that `break` does not exit).
     fn breaks_out(&self, n: Node, label: Option<&str>) -> bool {
         match n.kind() {
-            "break_statement" => {
-                let mut c = n.walk();
-                let target = n
-                    .named_children(&mut c)
-                    .find(|k| k.kind() == "identifier")
-                    .map(|k| super::text(self.src, k));
-                return target == label;
-            }
+            "break_statement" => return self.label(n) == label,
             "lambda_expression" | "class_body" => return false,
             "while_statement"
             | "do_statement"
