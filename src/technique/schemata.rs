@@ -165,12 +165,7 @@ fn plan(set: &PatchSet, extra: &mut Extra) -> Result<weave::Plan, weave::scope::
         if excluded.is_none() {
             *excluded = match kept {
                 Some(k) if around || k.is_initialiser() => guarded_name(patch, guarded)
-                    .or_else(|| {
-                        block.and_then(|b| match b {
-                            Some(b) => b.check(patch),
-                            None => Some("the hoisted method is not found: validated alone".into()),
-                        })
-                    })
+                    .or_else(|| block.and_then(|b| b.check(patch)))
                     // The block's later statements would see the local in place.
                     .or_else(|| {
                         (in_block && weave::declares_local(patch)).then(|| {

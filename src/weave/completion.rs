@@ -14,6 +14,12 @@ use tree_sitter::Node;
 /// The hoisted method of one location, ready to be judged with each patch in place.
 #[derive(Debug)]
 pub struct BlockCompletion {
+    /// The method found around the location, or `None` (every patch is then validated alone).
+    method: Option<Method>,
+}
+
+#[derive(Debug)]
+struct Method {
     /// The method's body before the location, and after it.
     before: String,
     after: String,
@@ -49,8 +55,26 @@ const VALUE_PARENTS: &[&str] = &[
 
 impl BlockCompletion {
     /// `src` is the file with the block's statement moved into `method`, `range` the location
-    /// inside that method's body; `None` when the method is not found around it.
-    pub fn new(src: &str, range: Range<usize>, method: &str) -> Option<BlockCompletion> {
+    /// inside that method's body.
+    pub fn new(src: &str, range: Range<usize>, method: &str) -> BlockCompletion {
+        BlockCompletion {
+            method: Method::find(src, range, method),
+        }
+    }
+
+    /// Why `patch` in place makes javac judge the block's statement otherwise than the method's
+    /// body (it is then validated alone), or `None`.
+    pub fn check(&self, patch: &str) -> Option<String> {
+        let Some(m) = &self.method else {
+            return Some("the hoisted method is not found: validated alone".to_string());
+        };
+        m.check(patch)
+    }
+}
+
+impl Method {
+    /// The hoisted method around `range` in `src`, `None` when it is not found.
+    fn find(src: &str, range: Range<usize>, method: &str) -> Option<Method> {
         let tree = super::parser().parse(src, None)?;
         let mut n = tree
             .root_node()
@@ -82,29 +106,27 @@ impl BlockCompletion {
                 }
             }
         }
-        Some(BlockCompletion {
+        Some(Method {
             before: src[body.start_byte()..range.start].to_string(),
             after: src[range.end..body.end_byte()].to_string(),
             mutable_fields,
         })
     }
 
-    /// Why `patch` in place makes javac judge the block's statement otherwise than the method's
-    /// body (it is then validated alone), or `None`.
-    pub fn check(&self, patch: &str) -> Option<String> {
+    fn check(&self, patch: &str) -> Option<String> {
         let text = format!(
             "class __PV {{ void __m() {}{patch}{} }}",
             self.before, self.after
         );
-        let tree = super::parser().parse(&text, None)?;
-        let body = (|| {
+        let tree = super::parser().parse(&text, None);
+        let body = tree.as_ref().and_then(|tree| {
             let root = tree.root_node();
             let class_body = root.named_child(0)?.child_by_field_name("body")?;
             if root.named_child_count() != 1 || class_body.named_child_count() != 1 {
                 return None;
             }
             class_body.named_child(0)?.child_by_field_name("body")
-        })();
+        });
         let Some(body) = body.filter(|b| !b.has_error()) else {
             return Some(
                 "the initialiser block's statement does not parse with the patch: validated alone"

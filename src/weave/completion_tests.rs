@@ -13,7 +13,7 @@ fn at(src: &str, after: &str, unpatched: &str) -> BlockCompletion {
     let start = from + src[from..].find(unpatched).unwrap();
     let h = hoist::block(src, start..start + unpatched.len()).unwrap();
     assert_eq!(&h.src[h.range.clone()], unpatched);
-    BlockCompletion::new(&h.src, h.range, &h.method).unwrap()
+    BlockCompletion::new(&h.src, h.range, &h.method)
 }
 
 fn judge(c: &BlockCompletion, cases: &[(&str, bool)]) {

@@ -4,8 +4,9 @@
 //! E; }`, the lines kept) and a top-level statement of a class's static initialiser block
 //! (`static { S; B; }` → `static { __pv_static_N(); B; } private static void __pv_static_N() {
 //! S }`; an instance block's likewise, into an instance method). Done only where a method
-//! judges every patch as the initialiser would (docs/weaving.md; for a block's statement, `weave::completion`): the names a patch must not
-//! mention for that are returned with the file.
+//! judges every patch as the initialiser would (docs/weaving.md; for a block's statement,
+//! `weave::completion`): the names a patch must not mention for that are returned with the
+//! file.
 
 use super::text;
 use std::collections::BTreeSet;
@@ -30,9 +31,8 @@ pub struct Hoisted {
 }
 
 impl Hoisted {
-    /// For a block's statement, the check of each patch against the block's stricter rules
-    /// (`None` inside when the method cannot be found again).
-    pub fn completion(&self) -> Option<Option<super::completion::BlockCompletion>> {
+    /// For a block's statement, the check of each patch against the block's stricter rules.
+    pub fn completion(&self) -> Option<super::completion::BlockCompletion> {
         self.what.is_block().then(|| {
             super::completion::BlockCompletion::new(&self.src, self.range.clone(), &self.method)
         })
