@@ -1,6 +1,7 @@
 //! Mutation operators on the text of one statement: relational, arithmetic and logical operator
 //! replacement, constant perturbation, condition negation, swapping a variable for another of the
-//! same type, statement deletion, inserted jumps and a local of the patch's own; then the choice
+//! same type, statement deletion, inserted jumps, changed completion and a local of the patch's
+//! own; then the choice
 //! of up to M distinct patches, round-robin over the operators (the dedup-hazard operators are in
 //! `hazard.rs`).
 
@@ -227,6 +228,70 @@ fn jumps(s: &Spot, out: &mut Vec<Mutant>) {
     }
 }
 
+/// Patches that change whether a statement can complete normally (JLS 14.22) without any jump
+/// keyword of their own, as a repairer's dropped `break` or endless loop does: a `break` made an
+/// empty statement or a `continue`, a loop's condition made `true`, and the statement wrapped in a
+/// loop that runs it once. In a method, the code after the statement may become unreachable; in
+/// an initialiser block, the block itself may no longer compile.
+fn completion(s: &Spot, out: &mut Vec<Mutant>) {
+    let mut push = |text: String| {
+        out.push(Mutant {
+            text,
+            op: "completion",
+        })
+    };
+    // Whether a `continue` at `n` has a loop to go to.
+    let in_loop = |n: Node| {
+        let mut cur = n.parent();
+        while let Some(p) = cur {
+            if LOOP_KINDS.contains(&p.kind()) {
+                return true;
+            }
+            if p.kind() == "lambda_expression" {
+                return false;
+            }
+            if p.id() == s.stmt.id() {
+                return s.in_loop;
+            }
+            cur = p.parent();
+        }
+        s.in_loop
+    };
+    for n in s.nodes() {
+        match n.kind() {
+            "break_statement" if n.named_child(0).is_none() => {
+                push(s.replace(n.byte_range(), ";"));
+                if in_loop(n) {
+                    push(s.replace(n.byte_range(), "continue;"));
+                }
+            }
+            "while_statement" | "do_statement" | "for_statement" => {
+                let cond = n.child_by_field_name("condition");
+                let inner = match cond {
+                    Some(c) if c.kind() == "parenthesized_expression" => c.named_child(0),
+                    other => other,
+                };
+                if let Some(c) = inner.filter(|c| s.text(*c) != "true") {
+                    push(s.replace(c.byte_range(), "true"));
+                }
+            }
+            _ => {}
+        }
+    }
+    if s.stmt.kind() != "local_variable_declaration" && s.stmt.kind() != "field_declaration" {
+        let orig = s.orig();
+        push(format!("do {{ {orig} }} while (false);"));
+        push(format!("while (true) {{ {orig} break; }}"));
+    }
+}
+
+const LOOP_KINDS: &[&str] = &[
+    "for_statement",
+    "enhanced_for_statement",
+    "while_statement",
+    "do_statement",
+];
+
 /// A local of the patch's own before the statement, as repairers add helpers (`int pvLocal = n;
 /// …`): kept unused, and read by a guard around the statement (`if (pvLocal > 0) { … }`). The
 /// weaver keeps such a patch in the schemata when nothing after the location names the local.
@@ -261,6 +326,7 @@ pub fn classic(s: &Spot) -> Vec<Mutant> {
     swap(s, &mut out);
     delete(&mut out);
     jumps(s, &mut out);
+    completion(s, &mut out);
     declare(s, &mut out);
     out
 }

@@ -446,3 +446,67 @@ fn a_hole_burst_rewrites_an_if_condition_whole() {
     .collect();
     assert_eq!(got, want);
 }
+
+#[test]
+fn completion_patches_drop_breaks_make_loops_endless_and_wrap_the_statement() {
+    const STEPS: &str = r#"package p;
+
+public class Steps {
+    static int filled;
+
+    static {
+        while (true) {
+            filled++;
+            if (filled == 4) break;
+        }
+    }
+
+    static int sum(int[] xs) {
+        int t = 0;
+        for (int i = 0; i < xs.length; i++) {
+            switch (xs[i]) {
+                case 0:
+                    break;
+                default:
+                    t += xs[i];
+            }
+            xs[i] = t;
+        }
+        return t;
+    }
+}
+"#;
+    let files = [locate::parse_source("src/p/Steps.java", STEPS.into(), true).unwrap()];
+    let spot_at = |stmt: &str| {
+        let start = STEPS.find(stmt).unwrap();
+        let spot = locate::spot(&files[0], &(start..start + stmt.len()), &[]).unwrap();
+        mutate::classic(&spot)
+    };
+    // The `break` of an initialiser's endless loop: dropped, made a `continue`, or captured by a
+    // loop around the statement; each leaves a block javac rejects.
+    let brk = texts(&spot_at("if (filled == 4) break;"), "completion");
+    for want in [
+        "if (filled == 4) ;",
+        "if (filled == 4) continue;",
+        "do { if (filled == 4) break; } while (false);",
+        "while (true) { if (filled == 4) break; break; }",
+    ] {
+        assert!(brk.contains(&want.to_string()), "{want} not in {brk:?}");
+    }
+    // A loop's condition made constant; a switch's `break` in a loop may become a `continue`.
+    let whole = STEPS.find("for (int i").unwrap();
+    let end = STEPS[whole..].find("\n        }\n").unwrap() + whole + 10;
+    let lp = texts(&spot_at(&STEPS[whole..end]), "completion");
+    assert!(
+        lp.iter()
+            .any(|t| t.starts_with("for (int i = 0; true; i++)")),
+        "{lp:?}"
+    );
+    assert!(
+        lp.iter()
+            .any(|t| t.contains("case 0:\n                    continue;")),
+        "{lp:?}"
+    );
+    // A declaration is not wrapped (its name would leave scope).
+    assert!(texts(&spot_at("int t = 0;"), "completion").is_empty());
+}
