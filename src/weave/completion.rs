@@ -227,16 +227,16 @@ impl Flow<'_> {
                 }
             },
             "while_statement" => {
-                field("condition").is_some_and(|c| self.never_constant(c))
+                field("condition").is_some_and(|c| self.not_constant_true(c))
                     || field("body").is_some_and(|b| self.breaks_out(b, None))
             }
             "do_statement" => {
                 (field("body").is_some_and(|b| self.completes(b))
-                    && field("condition").is_some_and(|c| self.never_constant(c)))
+                    && field("condition").is_some_and(|c| self.not_constant_true(c)))
                     || field("body").is_some_and(|b| self.breaks_out(b, None))
             }
             "for_statement" => {
-                field("condition").is_some_and(|c| self.never_constant(c))
+                field("condition").is_some_and(|c| self.not_constant_true(c))
                     || field("body").is_some_and(|b| self.breaks_out(b, None))
             }
             "labeled_statement" => {
@@ -370,6 +370,20 @@ impl Flow<'_> {
     /// Whether `expr` is surely not a constant expression (so not one with value `true`): it
     /// holds a kind of expression that never is, or a simple name bound to a local or field
     /// that is not `final`.
+    /// A loop condition that is not a constant expression of value `true` (JLS 14.22): one that
+    /// is never constant, or the literal `false` (a `while` or `for` on it has an unreachable
+    /// body, an error in the method too).
+    fn not_constant_true(&self, cond: Node) -> bool {
+        let mut e = cond;
+        while e.kind() == "parenthesized_expression" {
+            match e.named_child(0) {
+                Some(inner) => e = inner,
+                None => return false,
+            }
+        }
+        e.kind() == "false" || self.never_constant(cond)
+    }
+
     fn never_constant(&self, expr: Node) -> bool {
         if NEVER_CONSTANT.contains(&expr.kind()) {
             return true;

@@ -67,6 +67,13 @@ fn statements_complete_as_jls_14_22_says() {
             ("do { n++; } while (n < 3);", true),
             ("do { throw new Error(); } while (n < 3);", false),
             ("do { if (n++ > 3) break; } while (true);", true),
+            // A loop run once, as a repairer wraps a statement to `break` out of it.
+            ("do { n++; } while (false);", true),
+            ("do { n++; } while ((false));", true),
+            ("do { throw new Error(); } while (false);", false),
+            // `!true` is a constant `false` as well, but only the literal is recognised.
+            ("do { n++; } while (!true);", false),
+            ("do { if (n > 3) break; } while (false);", true),
             ("L: while (true) { if (n++ > 3) break L; }", true),
             ("L: while (true) { if (n++ > 3) break; }", true),
             ("L: { if (n > 0) break L; throw new Error(); }", true),
