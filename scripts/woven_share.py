@@ -5,13 +5,14 @@ copies under `runs/` are skipped), how many patches were validated one by one (`
 and why, how many javac calls and how much compile time the sets took. Plain validation's lines are
 left out (they weave nothing).
 
-Usage: scripts/woven_share.py [--by-dir] [--reasons N] DIR...
+Usage: scripts/woven_share.py [--by-dir] [--reasons N] [--groups] DIR...
 
   DIR       a work dir, or a directory holding some (a corpus_table.py --out, a fuzz --out)
   --by-dir  a line per work dir besides the total
   --reasons the N most frequent reasons for one-by-one validation (default 10; `extra.fallback_reasons`
             is per set, so a reason counts once per set that gave it; a second table counts patches,
             from `details.jsonl`'s `one_by_one`, where the run wrote it)
+  --groups  those per-patch reasons in the groups of issue 25's gaps (GROUPS below), with a share
 
 Prints markdown on stdout.
 """
@@ -73,6 +74,28 @@ def tally_patches(path, per_patch):
                 per_patch[kind(why)] += 1
 
 
+# The groups of one-by-one reasons, first match wins: what a patch would need to be woven.
+GROUPS = [
+    ("woven, then decided again without the stub (a timeout, an overflow)",
+     ("decided again with the plainly patched file",)),
+    ("may read the stack: the exact path of issue 26",
+     ("read the call stack", "keep a stack trace", "its stack trace would show")),
+    ("an initialiser block's rules (a local, `return`, completion, a field read too early)",
+     ("initialiser block", "an initialiser may not read")),
+    ("a declaration changed beyond its initialiser, or text outside a method's statements",
+     ("more of the declaration", "not inside a statement of a method body",
+      "not inside a method or constructor body")),
+    ("the location declares a local", ("the location declares a local",)),
+]
+
+
+def group(why):
+    for name, needles in GROUPS:
+        if any(n in why for n in needles):
+            return name
+    return "other"
+
+
 def row(name, t):
     share = 100.0 * (t["patches"] - t["fallback"]) / t["patches"] if t["patches"] else 0.0
     return "| %s | %d | %d | %d | %.1f %% | %.1f | %.2f s |" % (
@@ -84,6 +107,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--by-dir", action="store_true")
     ap.add_argument("--reasons", type=int, default=10)
+    ap.add_argument("--groups", action="store_true")
     ap.add_argument("dirs", nargs="+")
     args = ap.parse_args()
     total = collections.Counter()
@@ -108,6 +132,16 @@ def main():
     print(row("**all**", total))
     table("| sets | why patches went one by one |", reasons, args.reasons)
     table("| patches | why they went one by one |", per_patch, args.reasons)
+    if args.groups and per_patch:
+        groups = collections.Counter()
+        for why, k in per_patch.items():
+            groups[group(why)] += k
+        alone = sum(groups.values())
+        print()
+        print("| patches | share of those one by one | group |")
+        print("|---|---|---|")
+        for name, k in groups.most_common():
+            print("| %d | %.1f %% | %s |" % (k, 100.0 * k / alone, name))
     return 0
 
 
