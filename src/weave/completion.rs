@@ -367,9 +367,6 @@ impl Flow<'_> {
         children.into_iter().any(|k| self.breaks_out(k, label))
     }
 
-    /// Whether `expr` is surely not a constant expression (so not one with value `true`): it
-    /// holds a kind of expression that never is, or a simple name bound to a local or field
-    /// that is not `final`.
     /// A loop condition that is not a constant expression of value `true` (JLS 14.22): one that
     /// is never constant, or the literal `false` (a `while` or `for` on it has an unreachable
     /// body, an error in the method too).
@@ -384,6 +381,9 @@ impl Flow<'_> {
         e.kind() == "false" || self.never_constant(cond)
     }
 
+    /// Whether `expr` is surely not a constant expression (so not one with value `true`): it
+    /// holds a kind of expression that never is, or a simple name bound to a local or field
+    /// that is not `final`.
     fn never_constant(&self, expr: Node) -> bool {
         if NEVER_CONSTANT.contains(&expr.kind()) {
             return true;
