@@ -11,15 +11,9 @@
 # TECHNIQUES (plain,default), TOP (3), PER_LOCATION (10), JOBS (2). A project not prepared is
 # left out, with a line saying so.
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+source "$(dirname "$0")/bench-common.sh"
 out=${1:-/tmp/bench-apr}
-export JAVA_HOME=${JAVA_HOME:-/usr/lib/jvm/java-17-openjdk-amd64}
-bin=${PATCHVAL_BIN:-}
-if [ -z "$bin" ]; then
-  (cd "$root" && cargo build --release --quiet)
-  bin=$root/target/release/patchval
-fi
-corpus=${PATCHVAL_CORPUS:-$HOME/.cache/patchval-corpus}
+bench_bin
 all=${PATCHVAL_CORPUS_ALL:-$HOME/.cache/patchval-corpus-all}
 mkdir -p "$out/fixtures"
 for f in d4jmath locate; do

@@ -8,22 +8,14 @@
 #   PROJECT: a corpus project name (commons-math, commons-lang3, joda-time), prepared by
 #   scripts/corpus.sh in PATCHVAL_CORPUS (default ~/.cache/patchval-corpus).
 set -euo pipefail
-reps=1
-jobs=2
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --reps) reps=${2:?--reps needs a number}; shift 2 ;;
-    -j) jobs=${2:?-j needs a number}; shift 2 ;;
-    *) break ;;
-  esac
-done
+source "$(dirname "$0")/bench-common.sh"
+bench_reps "$@"
+set -- "${rest[@]}"
 before=${1:?usage: scripts/bench-init.sh [--reps N] [-j N] BIN_BEFORE BIN_AFTER PROJECT...}
 after=${2:?usage: scripts/bench-init.sh [--reps N] [-j N] BIN_BEFORE BIN_AFTER PROJECT...}
 shift 2
 [ $# -gt 0 ] || { echo "bench-init.sh: name at least one corpus project" >&2; exit 2; }
-corpus=${PATCHVAL_CORPUS:-$HOME/.cache/patchval-corpus}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+bench_tmp
 for rep in $(seq "$reps"); do
   for project in "$@"; do
     src="$corpus/src/$project"

@@ -12,30 +12,12 @@
 #   PATCHVAL_BIN=path: the binary to measure (default: this tree's release build);
 #   PATCHVAL_BIN_BEFORE=path: also the whole-line sets with that binary (an older build).
 set -euo pipefail
-cd "$(dirname "$0")/.."
-jobs=2
-if [ "${1:-}" = "-j" ]; then
-  jobs=${2:?-j needs a number}
-  shift 2
-fi
-export JAVA_HOME=${JAVA_HOME:-/usr/lib/jvm/java-17-openjdk-amd64}
-corpus=${PATCHVAL_CORPUS:-$HOME/.cache/patchval-corpus}
-if [ -n "${PATCHVAL_BIN:-}" ]; then
-  bin=$PATCHVAL_BIN
-else
-  cargo build --release --quiet
-  bin=$PWD/target/release/patchval
-fi
+source "$(dirname "$0")/bench-common.sh"
+cd "$root"
+bench_targets "$@"
+bench_bin
 before=${PATCHVAL_BIN_BEFORE:-}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-targets=("$@")
-if [ ${#targets[@]} -eq 0 ]; then
-  for fx in testdata/*/; do
-    [ -f "$fx/patches/expected.json" ] && targets+=("$(basename "$fx")")
-  done
-fi
+bench_tmp
 
 # wholeline SRC_DIR_OR_FILE OUT_DIR: the manifests as whole-line manifests.
 wholeline() {
@@ -90,18 +72,8 @@ fallback() {
 printf '%-20s %7s | %9s %9s %9s %9s | %9s %9s %9s | %s\n' target patches \
   sets_s lines_s plain_s before_s fb_sets fb_lines fb_before agree
 for target in "${targets[@]}"; do
-  name=${target#corpus:}
-  if [ "$target" != "$name" ]; then
-    project=$corpus/src/$name
-    sets=$corpus/patches/$name.json
-  else
-    project=$tmp/$name.p
-    cp -r "testdata/$name" "$project"
-    sets=$project/patches
-  fi
+  bench_target "$target" || continue
   work=$tmp/$name.w
-  kind=--project
-  [ -f "$project/.defects4j.config" ] && kind=--defects4j
   "$bin" init $kind "$project" --work-dir "$work" >/dev/null 2>"$tmp/$name.init.err" \
     || { echo "$target: init failed (see $tmp/$name.init.err)"; continue; }
   wholeline "$sets" "$tmp/$name.lines"

@@ -10,34 +10,20 @@
 #   PATCHVAL_BIN=path: the binary (default: this tree's release build); ROUNDS (default 7);
 #   SETTLE: seconds between the server's start and its first request (default 15).
 set -euo pipefail
-cd "$(dirname "$0")/.."
-export JAVA_HOME=${JAVA_HOME:-/usr/lib/jvm/java-17-openjdk-amd64}
-corpus=${PATCHVAL_CORPUS:-$HOME/.cache/patchval-corpus}
+source "$(dirname "$0")/bench-common.sh"
+cd "$root"
 rounds=${ROUNDS:-7}
 settle=${SETTLE:-15}
-if [ -n "${PATCHVAL_BIN:-}" ]; then
-  bin=$PATCHVAL_BIN
-else
-  cargo build --release --quiet
-  bin=$PWD/target/release/patchval
-fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+bench_bin
+bench_tmp
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(d4jmath)
 
 for target in "${targets[@]}"; do
-  name=${target#corpus:}
-  if [ "$target" != "$name" ]; then
-    project=$corpus/src/$name
-    sets=$corpus/patches/$name.json
-    kind=--project
-  else
-    project=$tmp/$name.p
-    cp -r "testdata/$name" "$project"
-    sets=$(ls "$project"/patches/*.json | grep -v expected.json | head -1)
-    kind=--project
-    [ -f "$project/.defects4j.config" ] && kind=--defects4j
+  bench_target "$target" || continue
+  # The target's first set: a fixture's first file, the corpus project's only one.
+  if [ -d "$sets" ]; then
+    sets=$(ls "$sets"/*.json | grep -v expected.json | head -1)
   fi
   work=$tmp/$name.w
   start=$(date +%s.%N)

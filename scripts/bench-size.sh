@@ -10,20 +10,14 @@
 #   PATCHVAL_BIN_BEFORE=path: also the same sets with that binary (an older build), side by side;
 #   SAMPLE=K: patches per size validated by plain (default 30).
 set -euo pipefail
-cd "$(dirname "$0")/.."
-export JAVA_HOME=${JAVA_HOME:-/usr/lib/jvm/java-17-openjdk-amd64}
-if [ -n "${PATCHVAL_BIN:-}" ]; then
-  bin=$PATCHVAL_BIN
-else
-  cargo build --release --quiet
-  bin=$PWD/target/release/patchval
-fi
+source "$(dirname "$0")/bench-common.sh"
+cd "$root"
+bench_bin
 before=${PATCHVAL_BIN_BEFORE:-}
 sample=${SAMPLE:-30}
 sizes=("$@")
 [ ${#sizes[@]} -eq 0 ] && sizes=(100 500 2000 10000)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+bench_tmp
 
 cp -r testdata/d4jmath "$tmp/proj"
 "$bin" init --defects4j "$tmp/proj" -w "$tmp/work" >/dev/null 2>"$tmp/init.err" \

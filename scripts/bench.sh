@@ -15,32 +15,12 @@
 #   before/after of a change (its wall time and rounds in the last columns, and its verdicts
 #   in the agreement). The `holes` column counts the default's patches in value holes.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-jobs=2
-if [ "${1:-}" = "-j" ]; then
-  jobs=${2:?-j needs a number}
-  shift 2
-fi
-export JAVA_HOME=${JAVA_HOME:-/usr/lib/jvm/java-17-openjdk-amd64}
-corpus=${PATCHVAL_CORPUS:-$HOME/.cache/patchval-corpus}
-# PATCHVAL_BIN: a binary to measure instead of this tree's release build (e.g. a copy kept
-# while the tree is rebuilt).
-if [ -n "${PATCHVAL_BIN:-}" ]; then
-  bin=$PATCHVAL_BIN
-else
-  cargo build --release --quiet
-  bin=$PWD/target/release/patchval
-fi
+source "$(dirname "$0")/bench-common.sh"
+cd "$root"
+bench_targets "$@"
+bench_bin
 before=${PATCHVAL_BIN_BEFORE:-}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-targets=("$@")
-if [ ${#targets[@]} -eq 0 ]; then
-  for fx in testdata/*/; do
-    [ -f "$fx/patches/expected.json" ] && targets+=("$(basename "$fx")")
-  done
-fi
+bench_tmp
 
 # timed LABEL CMD...: runs CMD, writes "wall user sys" seconds to $tmp/LABEL.time
 timed() {
@@ -53,22 +33,8 @@ printf '%-22s %7s %7s | %8s %8s %8s %8s | %9s %9s %9s | %7s %7s %7s | %8s %8s | 
   target patches init_s plain_s nodedup_s alltests_s default_s plain_cs/p nodedup_cs/p default_cs/p \
   plain/def nodedup/def all/def rounds_nd rounds_def tests/suite agree holes before_s rounds_bef
 for target in "${targets[@]}"; do
-  name=${target#corpus:}
+  bench_target "$target" || continue
   work=$tmp/$name.w
-  if [ "$target" != "$name" ]; then
-    [ -f "$corpus/READY" ] || { echo "$target: no corpus at $corpus (scripts/corpus.sh)" >&2; continue; }
-    project=$corpus/src/$name
-    patches=$corpus/patches/$name.json
-    kind=--project
-  else
-    fx=testdata/$name
-    [ -d "$fx" ] || { echo "$target: no fixture $fx" >&2; continue; }
-    cp -r "$fx" "$tmp/$name"
-    project=$tmp/$name
-    patches=$tmp/$name/patches
-    kind=--project
-    [ -f "$fx/pom.xml" ] && kind=--maven
-  fi
   timed "$name.init" "$bin" init "$kind" "$project" --work-dir "$work"
   if [ ! -f "$work/state.json" ]; then
     echo "$target: init failed:" >&2
@@ -85,7 +51,7 @@ for target in "${targets[@]}"; do
       before) flags=(); run_bin=$before ;;
     esac
     rm -f "$work/result.jsonl"
-    timed "$name.$label" "$run_bin" run -j "$jobs" -w "$work" "${flags[@]}" "$patches"
+    timed "$name.$label" "$run_bin" run -j "$jobs" -w "$work" "${flags[@]}" "$sets"
     mv "$work/result.jsonl" "$tmp/$name.$label.jsonl" 2>/dev/null || : >"$tmp/$name.$label.jsonl"
   done
   python3 - "$tmp" "$name" "$target" <<'PY'

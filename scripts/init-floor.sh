@@ -14,22 +14,15 @@
 #   BIN: a patchval binary; PROJECT: a corpus project prepared by scripts/corpus.sh in
 #   PATCHVAL_CORPUS (default ~/.cache/patchval-corpus).
 set -euo pipefail
-reps=1
-jobs=2
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --reps) reps=${2:?--reps needs a number}; shift 2 ;;
-    -j) jobs=${2:?-j needs a number}; shift 2 ;;
-    *) break ;;
-  esac
-done
+source "$(dirname "$0")/bench-common.sh"
+bench_reps "$@"
+set -- "${rest[@]}"
 bin=${1:?usage: scripts/init-floor.sh [--reps N] [-j N] BIN PROJECT}
 project=${2:?usage: scripts/init-floor.sh [--reps N] [-j N] BIN PROJECT}
-src=${PATCHVAL_CORPUS:-$HOME/.cache/patchval-corpus}/src/$project
+src=$corpus/src/$project
 [ -d "$src" ] || { echo "init-floor.sh: $src is missing (scripts/corpus.sh --no-install $project)" >&2; exit 2; }
-java_home=${JAVA_HOME:-/usr/lib/jvm/java-17-openjdk-amd64}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+java_home=$JAVA_HOME
+bench_tmp
 now() { date +%s.%N; }
 for rep in $(seq "$reps"); do
   rm -rf "$tmp/work"
