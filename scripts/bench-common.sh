@@ -1,5 +1,6 @@
-# What the benchmark scripts share (bench*.sh, init-floor.sh): sourced after `set -euo pipefail`, from any directory. It sets JAVA_HOME, `root`
-# (the repository) and `corpus` (scripts/corpus.sh's cache), and defines the functions below.
+# What the benchmark scripts share (bench*.sh, init-floor.sh): sourced after `set -euo pipefail`,
+# from any directory. It sets JAVA_HOME, `root` (the repository) and `corpus` (scripts/corpus.sh's
+# cache), and defines the functions below.
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 export JAVA_HOME=${JAVA_HOME:-/usr/lib/jvm/java-17-openjdk-amd64}
