@@ -19,6 +19,9 @@
 #   dl/                    the downloaded .dsc/.orig.tar.*/.debian.tar.* files
 #   src/NAME/              the unpacked project with patchval.toml, edits and the seeded bug
 #   patches/NAME.json      its patch set; patches/NAME.expected its expected verdicts
+#   patches/NAME.stamp     a hash of what plain's verdicts depend on (version, toml, edits, bug,
+#                          patches); patches/NAME.plain the stamp and verdicts plain last gave
+#                          (corpus/NAME.json's "plain_checked", written by scripts/corpus-plain.sh)
 #   READY                  the names prepared (tests/corpus.rs runs the ones listed)
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -131,7 +134,7 @@ for n in "${names[@]}"; do
   cp "$repo/corpus/$n.toml" "$dest/patchval.toml"
   # 4. Environment edits, the seeded bug, and the patch set (context from the buggy file).
   python3 - "$spec" "$dest" "$cache/patches" "$n" <<'PY'
-import json, sys, os
+import hashlib, json, sys, os
 spec_path, root, out_dir, name = sys.argv[1:]
 spec = json.load(open(spec_path))
 
@@ -177,7 +180,21 @@ with open(os.path.join(out_dir, name + ".json"), "w", encoding="utf-8") as f:
     json.dump(manifest, f, indent=1)
 with open(os.path.join(out_dir, name + ".expected"), "w") as f:
     f.write(ps["expected"] + "\n")
-print(f"   patch set: {len(ps['patches'])} patches, expected {ps['expected']}", file=sys.stderr)
+# What plain's verdicts depend on, hashed: the package and version, patchval.toml, the edits, the
+# seeded bug and the patches. scripts/corpus-plain.sh records it with plain's verdicts as
+# "plain_checked"; tests/corpus.rs compares the two (NAME.stamp against NAME.plain).
+with open(os.path.join(os.path.dirname(spec_path), name + ".toml"), encoding="utf-8") as f:
+    toml = f.read()
+basis = {k: spec.get(k) for k in ("source_package", "version", "edits", "bug")}
+basis.update(unpatched=unpatched, patches=ps["patches"], toml=toml)
+stamp = hashlib.sha256(json.dumps(basis, sort_keys=True).encode()).hexdigest()[:16]
+with open(os.path.join(out_dir, name + ".stamp"), "w") as f:
+    f.write(stamp + "\n")
+checked = spec.get("plain_checked") or {}
+with open(os.path.join(out_dir, name + ".plain"), "w") as f:
+    f.write(f"{checked.get('stamp', '')} {checked.get('verdicts', '')}\n")
+print(f"   patch set: {len(ps['patches'])} patches, expected {ps['expected']}; stamp {stamp}, "
+      f"plain checked {checked.get('stamp', 'never')}", file=sys.stderr)
 PY
   ready+=("$n")
 done

@@ -89,9 +89,13 @@ pub fn disagreement_line(r: &SetResult, d: &crate::model::Disagreement) -> Strin
     )
 }
 
-/// The human line for one set, and a line per named patch with its verdict.
+/// The human line for one set, a line per unstable plain verdict (`model::Unstable`), and a line
+/// per named patch with its verdict.
 pub fn human_line(r: &SetResult) -> String {
     let mut out = set_line(r);
+    for note in &r.extra.unstable {
+        out.push_str(&format!("\n  unstable: {note}"));
+    }
     for (name, o) in r.names.iter().zip(&r.outcomes) {
         out.push_str(&format!("\n  {}  {name}", o.verdict));
         if o.verdict == Verdict::Error {

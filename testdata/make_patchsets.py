@@ -25,6 +25,8 @@ CALC_ACC = "src/main/java/org/example/calc/Accumulator.java"
 TEXT_TU = "src/main/java/org/example/text/TextUtil.java"
 TEXT_TOK = "src/main/java/org/example/text/Tokenizer.java"
 FLAKY_CLAMP = "src/main/java/org/example/flaky/Clamp.java"
+UNSTABLE_SPAN = "src/main/java/org/example/unstable/Span.java"
+ENVDEP_RATIO = "src/main/java/org/example/envdep/Ratio.java"
 
 SPEC = {
     "calc": ("calc-1", [
@@ -258,6 +260,31 @@ SPEC = {
             ("return hi - 1;", "F"),
             ("return \"hi\";", "C"),
             ("return high;", "C"),
+        ]),
+    ]),
+    "unstable": ("unstable-1", [
+        # The seeded bug: count leaves out one end. ChanceTest fails by chance only where its
+        # environment variable says so (tests/instability.rs): these verdicts are without it.
+        ("span_count", UNSTABLE_SPAN, "public static int count(", "return hi - lo;", 0, [
+            ("return hi - lo + 1;", "s"),
+            ("return hi - lo - 1;", "F"),
+            ("return lo - hi + 1;", "F"),
+            ("return hi + 1 - lo;", "s"),
+            ("return hi - lo + one;", "C"),
+            ("return (hi - lo) + 1;", "s"),
+            ("return hi;", "F"),
+        ]),
+    ]),
+    "envdep": ("envdep-1", [
+        # The seeded bug: a factor of 10 for 100. AuditTest depends on the tests before it in the
+        # JVM and is left out at init: these verdicts are the other tests' (tests/instability.rs).
+        ("ratio_percent", ENVDEP_RATIO, "public static int percent(", "return part * 10 / whole;", 0, [
+            ("return part * 100 / whole;", "s"),
+            ("return 100 * part / whole;", "s"),
+            ("return part * 100 / (whole + 1);", "F"),
+            ("return part / whole * 100;", "F"),
+            ("return part * 100.0 / whole;", "C"),
+            ("return part * 100 / whole - 1;", "F"),
         ]),
     ]),
 }

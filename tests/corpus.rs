@@ -1,13 +1,17 @@
 //! The real-project corpus (corpus/README.md): for each project `scripts/corpus.sh` prepared in
 //! `$PATCHVAL_CORPUS`, `init` (printing tests discovered, baseline failures and init time), then the
-//! seeded bug's patch set with the schemata and with the plain technique: equal verdicts, the
-//! recorded expectation, the fix `s`. Without `PATCHVAL_CORPUS` (or without its `READY` file) the
-//! test prints why it skips and passes at once, so `cargo nextest run` stays fast.
+//! seeded bug's patch set with the default and with `--no-dedup`: each equal to plain's recorded
+//! verdicts (which `scripts/corpus-plain.sh` checks with plain whenever the set or the project
+//! changes, and this test refuses when it has not), the fix `s`; and plain itself on a sample of
+//! the patches, equal to the recorded verdicts where it repeats its own. Without
+//! `PATCHVAL_CORPUS` (or without its `READY` file) the test prints why it skips and passes at
+//! once, so `cargo nextest run` stays fast.
 //!
 //!     scripts/corpus.sh && PATCHVAL_CORPUS=~/.cache/patchval-corpus \
 //!         cargo nextest run --release --test corpus --no-capture
 //!
-//! `PATCHVAL_CORPUS_ONLY=joda-time,...` restricts the projects.
+//! `PATCHVAL_CORPUS_ONLY=joda-time,...` restricts the projects; `PATCHVAL_CORPUS_SAMPLE=all` (or a
+//! number) and `PATCHVAL_CORPUS_SEED=N` choose plain's sample.
 
 mod common;
 use common::*;
@@ -86,7 +90,8 @@ fn real_projects_match_plain() {
     }
 }
 
-/// init + schemata + plain on one prepared project; returns its summary line.
+/// init, the default and `--no-dedup` against plain's recorded verdicts, plain on a sample; returns
+/// its summary line.
 fn check_project(dir: &Path, name: &str) -> String {
     let project = dir.join("src").join(name);
     let set = dir.join("patches").join(format!("{name}.json"));
@@ -94,6 +99,15 @@ fn check_project(dir: &Path, name: &str) -> String {
         .unwrap_or_else(|e| panic!("{name}: expected verdicts: {e}"))
         .trim()
         .to_string();
+    // The recorded verdicts hold for this set and project only when plain checked them for it.
+    let stamp = read(&dir.join("patches").join(format!("{name}.stamp")));
+    let checked = read(&dir.join("patches").join(format!("{name}.plain")));
+    let (checked_stamp, checked_verdicts) = checked.split_once(' ').unwrap_or(("", ""));
+    assert!(
+        checked_stamp == stamp && checked_verdicts == expected,
+        "{name}: plain has not checked the recorded verdicts {expected} for this set and project \
+         (stamp {stamp}; plain_checked: {checked:?}): run scripts/corpus-plain.sh {name}"
+    );
     let tmp = tempfile::tempdir().unwrap();
     let work = tmp.path().join("work");
 
@@ -148,86 +162,154 @@ fn check_project(dir: &Path, name: &str) -> String {
     assert!(!failing.is_empty(), "{name}: the seeded bug breaks no test");
     let balance = shard_balance(&work, name);
 
-    let mut verdicts = Vec::new();
-    for technique in ["schemata", "plain"] {
+    let mut summary = Vec::new();
+    for (label, flags) in [("default", &[][..]), ("--no-dedup", &["--no-dedup"][..])] {
         let t = Instant::now();
-        let (out, lines) = run(&work, &set, technique, 1);
+        let (out, lines) = run_flags(&work, &set, flags, 2);
         let secs = t.elapsed().as_secs_f64();
         assert_eq!(
             lines.len(),
             1,
-            "{name} {technique}: one result line\n{}\n{}",
+            "{name} {label}: one result line\n{}\n{}",
             String::from_utf8_lossy(&out.stdout),
             String::from_utf8_lossy(&out.stderr)
         );
         let r = &lines[0];
-        assert!(r.error.is_none(), "{name} {technique}: {:?}", r.error);
+        assert!(r.error.is_none(), "{name} {label}: {:?}", r.error);
         println!(
-            "{name} {technique}: {} in {secs:.1} s (technique {:?}, {} rounds, javac x{})",
+            "{name} {label}: {} in {secs:.1} s (technique {:?}, {} rounds, javac x{})",
             r.succlist,
             r.technique.as_deref().unwrap_or("-"),
             r.extra["rounds"],
             r.extra["javac_invocations"]
         );
-        // Failures of baseline-passing tests that did not repeat when run again (random samples).
-        for f in r.extra["flaky"].as_array().into_iter().flatten() {
-            println!("  flaky: {}", f.as_str().unwrap_or(""));
-        }
-        // Which test decided each verdict (details.jsonl is appended to: this run's lines are last).
-        let details = std::fs::read_to_string(work.join("details.jsonl")).unwrap_or_default();
-        let lines: Vec<&str> = details.lines().collect();
-        for l in &lines[lines.len().saturating_sub(r.succlist.len())..] {
-            let v: serde_json::Value = serde_json::from_str(l).unwrap_or_default();
-            println!(
-                "  patch {} {} {} {}",
-                v["patch"],
-                v["verdict"].as_str().unwrap_or("?"),
-                v["test"].as_str().unwrap_or(""),
-                v["detail"]
-                    .as_str()
-                    .unwrap_or("")
-                    .chars()
-                    .take(160)
-                    .collect::<String>()
-            );
-        }
-        verdicts.push((r.succlist.clone(), secs));
+        print_details(&work, r);
+        // The differential test on a real project, against plain's recorded verdicts.
+        assert_eq!(
+            r.succlist, expected,
+            "{name} {label}: vs plain's recorded verdicts"
+        );
+        summary.push(format!("{label} {} {secs:.1} s", r.succlist));
     }
-    let (fast, fast_s) = &verdicts[0];
-    let (plain, plain_s) = &verdicts[1];
-    // The differential test on a real project.
-    assert_eq!(fast, plain, "{name}: schemata vs plain");
     assert_eq!(
-        fast.chars().next(),
+        expected.chars().next(),
         Some('s'),
         "{name}: the fix (patch 0) must be plausible"
     );
-    assert_eq!(fast, &expected, "{name}: vs the recorded expectation");
-    // `--confirm-plausible`: every plausible patch validated once more by plain validation.
-    let confirmed = run_flags_ok(&work, &set, &["--confirm-plausible"], 1);
-    let c = &confirmed[0].extra["confirmation"];
-    assert!(
-        c["disagreements"].is_null(),
-        "{name}: --confirm-plausible disagreements: {c}"
-    );
-    assert_eq!(&confirmed[0].succlist, fast, "{name}: --confirm-plausible");
-    assert_eq!(
-        c["patches"].as_u64(),
-        Some(fast.chars().filter(|v| *v == 's').count() as u64),
-        "{name}: {c}"
-    );
-    let confirm = format!(
-        "--confirm-plausible: {} plausible confirmed by plain in {:.1} s, 0 disagreements",
-        c["patches"],
-        c["seconds"].as_f64().unwrap_or(0.0)
-    );
-    println!("{name}: {confirm}");
+    summary.push(plain_sample(&work, &set, name, &expected));
     format!(
-        "{name}: {} tests, {} baseline failures, init {init_s:.0} s; {fast} schemata {fast_s:.1} s, \
-         plain {plain_s:.1} s; {confirm}; {balance}",
+        "{name}: {} tests, {} baseline failures, init {init_s:.0} s; {}; {balance}",
         tests.len(),
-        failing.len()
+        failing.len(),
+        summary.join(", ")
     )
+}
+
+/// A prepared file's text, trimmed.
+fn read(path: &Path) -> String {
+    std::fs::read_to_string(path)
+        .unwrap_or_else(|e| {
+            panic!(
+                "{}: {e} (prepare the corpus with scripts/corpus.sh)",
+                path.display()
+            )
+        })
+        .trim()
+        .to_string()
+}
+
+/// Which test decided each verdict of `r` (details.jsonl is appended to: its lines are last).
+fn print_details(work: &Path, r: &ResultLine) {
+    for f in r.extra["flaky"].as_array().into_iter().flatten() {
+        println!("  flaky: {}", f.as_str().unwrap_or(""));
+    }
+    let details = std::fs::read_to_string(work.join("details.jsonl")).unwrap_or_default();
+    let lines: Vec<&str> = details.lines().collect();
+    for l in &lines[lines.len().saturating_sub(r.succlist.len())..] {
+        let v: serde_json::Value = serde_json::from_str(l).unwrap_or_default();
+        println!(
+            "  patch {} {} {} {}",
+            v["patch"],
+            v["verdict"].as_str().unwrap_or("?"),
+            v["test"].as_str().unwrap_or(""),
+            v["detail"]
+                .as_str()
+                .unwrap_or("")
+                .chars()
+                .take(160)
+                .collect::<String>()
+        );
+    }
+}
+
+/// Plain validation itself on a sample of the set's patches (`PATCHVAL_CORPUS_SAMPLE` of them,
+/// default 2, `all` for every one; chosen by `PATCHVAL_CORPUS_SEED`, default the day's number, so
+/// that the sample goes round the set from one day to the next): its verdicts must be the recorded
+/// ones, where plain repeats its own (`common::assert_agrees_with_plain`). The whole set is plain's
+/// to check in `scripts/corpus-plain.sh`. Returns the summary's words.
+fn plain_sample(work: &Path, set: &Path, name: &str, expected: &str) -> String {
+    let n = expected.chars().count();
+    let size = match std::env::var("PATCHVAL_CORPUS_SAMPLE").ok().as_deref() {
+        Some("all") => n,
+        Some(k) => k.parse().unwrap_or(2),
+        None => 2,
+    }
+    .min(n);
+    let seed = std::env::var("PATCHVAL_CORPUS_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map(|d| d.as_secs() / 86_400)
+                .unwrap_or(0)
+        });
+    // A seeded shuffle of the patch indices (splitmix64), the first `size` of them in order.
+    let mut state = seed ^ patchval::model::fnv(name.bytes(), patchval::model::FNV_START);
+    let mut next = || {
+        state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    };
+    let mut order: Vec<usize> = (0..n).collect();
+    for i in (1..n).rev() {
+        order.swap(i, (next() % (i as u64 + 1)) as usize);
+    }
+    let mut sample = order[..size].to_vec();
+    sample.sort_unstable();
+    let mut manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(set).unwrap()).unwrap();
+    let patches = manifest["patches"].as_array().unwrap().clone();
+    manifest["patches"] = sample.iter().map(|&i| patches[i].clone()).collect();
+    let sub = work.join(format!("{name}-sample.json"));
+    std::fs::write(&sub, manifest.to_string()).unwrap();
+    let want: String = sample
+        .iter()
+        .map(|&i| expected.as_bytes()[i] as char)
+        .collect();
+    let t = Instant::now();
+    let (out, lines) = run_flags(work, &sub, &["--technique", "plain"], 2);
+    let secs = t.elapsed().as_secs_f64();
+    assert_eq!(
+        lines.len(),
+        1,
+        "{name} plain: one result line\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let r = &lines[0];
+    println!(
+        "{name} plain on patches {sample:?} (PATCHVAL_CORPUS_SEED={seed}): {} in {secs:.1} s, \
+         recorded {want}",
+        r.succlist
+    );
+    for u in r.extra["unstable"].as_array().into_iter().flatten() {
+        println!("  unstable: {}", u.as_str().unwrap_or(""));
+    }
+    print_details(work, r);
+    assert_agrees_with_plain(work, &sub, &want, &r.succlist);
+    format!("plain on patches {sample:?} {} {secs:.1} s", r.succlist)
 }
 
 /// `run --shard`'s partition of a study-sized batch on the project: 40 locations of generated

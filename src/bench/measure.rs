@@ -61,6 +61,11 @@ pub struct Row {
     /// sets only, not `generate --order 2`'s edit lists); not compared with plain.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub not_taken: usize,
+    /// Patches whose letter differed from plain's where plain, validating the patch again, did
+    /// not repeat its own (`rules::instability`): not counted in `disagreements`; each with
+    /// what plain gave and the tests behind it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub plain_unstable: Vec<String>,
 }
 
 fn is_zero(n: &usize) -> bool {
@@ -86,6 +91,7 @@ impl Row {
             disagreements: None,
             compile_seconds: 0.0,
             not_taken: 0,
+            plain_unstable: Vec::new(),
         }
     }
 
@@ -119,16 +125,26 @@ impl Row {
         }
     }
 
-    /// Compares with plain's row of the same bug: patches whose letter differs.
-    pub fn compare(&mut self, plain: &Row) {
+    /// Compares with plain's row of the same bug: patches whose letter differs. Returns those
+    /// of sets plain validated, as (set file name, patch, this row's letter, plain's letter), to
+    /// be decided again ([`Row::judged`]).
+    pub fn compare(&mut self, plain: &Row) -> Vec<(String, usize, char, char)> {
         let mut differ = 0;
+        let mut differing = Vec::new();
         for (set, mine) in &self.verdicts {
             let theirs = plain.verdicts.get(set).map(String::as_str).unwrap_or("");
-            differ += mine
+            for (i, (a, b)) in mine
                 .chars()
                 .zip(theirs.chars().chain(std::iter::repeat(' ')))
-                .filter(|(a, b)| a != b)
-                .count();
+                .enumerate()
+            {
+                if a != b {
+                    differ += 1;
+                    if b != ' ' {
+                        differing.push((set.clone(), i, a, b));
+                    }
+                }
+            }
         }
         // Sets missing from this row count as differing, unless the technique does not take some
         // of plain's sets (then only the sets it took are compared).
@@ -139,6 +155,17 @@ impl Row {
             .map(|(_, v)| v.len())
             .sum();
         self.disagreements = Some(differ + missing);
+        differing
+    }
+
+    /// A disagreement `compare` counted that plain, validating the patch again, did not repeat:
+    /// no longer counted, and noted with `why`.
+    pub fn judged(&mut self, set: &str, patch: usize, why: &str) {
+        if let Some(n) = self.disagreements.as_mut() {
+            *n = n.saturating_sub(1);
+        }
+        self.plain_unstable
+            .push(format!("{set} patch {patch}: {why}"));
     }
 }
 
@@ -259,8 +286,12 @@ mod tests {
         let plain = row("plain", &[("a.json", "sFC"), ("pairs-1.json", "FF")]);
         let mut ext = row("ext", &[("a.json", "sCC")]);
         ext.not_taken = 2;
-        ext.compare(&plain);
+        let differing = ext.compare(&plain);
         assert_eq!(ext.disagreements, Some(1));
+        assert_eq!(differing, vec![("a.json".to_string(), 1, 'C', 'F')]);
+        ext.judged("a.json", 1, "plain gave FCCC");
+        assert_eq!(ext.disagreements, Some(0));
+        assert_eq!(ext.plain_unstable.len(), 1);
     }
 
     #[test]

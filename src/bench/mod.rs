@@ -202,11 +202,55 @@ fn one_bug(
                 .iter()
                 .find(|r| r.bug == bug.name && r.technique == "plain" && r.jobs == config.jobs);
             if let Some(plain) = plain {
-                row.compare(plain);
+                let differing = row.compare(plain);
+                plain_again(&wd, &sets_dir, &mut row, &differing, config.jobs)?;
             }
         }
         record.rows.push(row);
         save(out, record).map_err(|e| e.to_string())?;
+    }
+    Ok(())
+}
+
+/// Each patch whose letter differs from plain's validated again by plain, `PLAIN_AGAIN` times:
+/// where plain does not repeat its verdict, the disagreement is plain's instability, not counted
+/// (`rules::instability`). Patches of sets not in `sets_dir` (pairs grouped below the work dir)
+/// stay counted.
+fn plain_again(
+    wd: &WorkDir,
+    sets_dir: &Path,
+    row: &mut Row,
+    differing: &[(String, usize, char, char)],
+    jobs: usize,
+) -> Result<(), String> {
+    use crate::core::recheck::{judge, plain_again, PLAIN_AGAIN};
+    use crate::model::{Outcome, Phase, Verdict};
+    let mut by_set: std::collections::BTreeMap<&str, Vec<(usize, char, char)>> = Default::default();
+    for (set, patch, mine, theirs) in differing {
+        by_set
+            .entry(set)
+            .or_default()
+            .push((*patch, *mine, *theirs));
+    }
+    for (name, patches) in by_set {
+        let path = sets_dir.join(name);
+        let Ok(set) = crate::patchset::load(&path) else {
+            continue;
+        };
+        let indices: Vec<usize> = patches.iter().map(|p| p.0).collect();
+        let again = plain_again(wd, &set, &indices, PLAIN_AGAIN, jobs)
+            .map_err(|e| format!("validating disagreements again with plain: {e}"))?;
+        for ((patch, mine, theirs), again) in patches.into_iter().zip(again) {
+            let (Some(mine), Some(theirs)) =
+                (Verdict::from_letter(mine), Verdict::from_letter(theirs))
+            else {
+                continue;
+            };
+            let judged = judge(mine, &Outcome::new(theirs, Phase::Plain), &again);
+            if !judged.is_real() {
+                row.judged(name, patch, &judged.describe());
+            }
+        }
     }
     Ok(())
 }

@@ -7,6 +7,7 @@
 //! progress are written here and nowhere else.
 
 mod memory;
+pub mod recheck;
 mod stream;
 mod threads;
 

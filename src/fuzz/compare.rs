@@ -1,10 +1,12 @@
 //! The three techniques run in-process on the generated sets (each a `core::Validator`), and the
 //! patch-by-patch comparison of their verdicts: every patch whose default or `--no-dedup` verdict
-//! differs from plain's is a disagreement.
+//! differs from plain's is a disagreement, unless plain does not repeat its verdict when it
+//! validates the patch again (`rules::instability`).
 
 use crate::model::SetResult;
 use crate::model::Technique;
 use crate::model::{Outcome, Phase, Verdict};
+use crate::rules::instability::{judge, Judgement};
 use crate::workdir::WorkDir;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -136,6 +138,9 @@ pub struct Disagreement {
     /// A timeout against another verdict that did not repeat: validated again on the reduced
     /// set, all three techniques agreed (see [`Disagreement::settle`]).
     pub timing: bool,
+    /// Plain did not repeat its verdict when it validated the patch again, and gave the fast
+    /// techniques' verdicts (`rules::instability`): what it gave and the tests behind it.
+    pub plain_unstable: Option<String>,
 }
 
 impl Disagreement {
@@ -150,6 +155,21 @@ impl Disagreement {
 
     pub fn plain(&self) -> Verdict {
         self.outcomes[2].verdict
+    }
+
+    /// Judges the disagreement with plain's outcomes when it validated the patch again: plain's
+    /// instability ([`Disagreement::plain_unstable`]) when neither fast technique's disagreement
+    /// with it is real.
+    pub fn judge_again(&mut self, again: &[Outcome]) {
+        let plain = &self.outcomes[2];
+        let judged: Vec<Judgement> = self.outcomes[..2]
+            .iter()
+            .filter(|o| o.verdict != plain.verdict)
+            .map(|o| judge(o.verdict, plain, again))
+            .collect();
+        if !judged.is_empty() && judged.iter().all(|j| !j.is_real()) {
+            self.plain_unstable = Some(judged[0].describe());
+        }
     }
 
     /// Takes the verdicts of the reduced set into account. A patch whose run lasts about as long
@@ -237,6 +257,7 @@ pub fn disagreements(sets: &[Compared], runs: &[TechRun]) -> Vec<Disagreement> {
                     outcomes,
                     reproducer: None,
                     timing: false,
+                    plain_unstable: None,
                 });
             }
         }

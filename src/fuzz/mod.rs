@@ -1,8 +1,9 @@
 //! `patchval fuzz`, the differential fuzzer: seeded random statement locations of an initialised
 //! project (`locate.rs`), patch sets made by mutation operators (`mutate.rs`, `hazard.rs`,
 //! `stackread.rs`) and written as manifest-v3 files, validated by the default technique,
-//! `--no-dedup` and plain (`compare.rs`); every patch on which they disagree is printed and
-//! reduced to a minimal reproducer (`reduce.rs`). Exits non-zero when any disagreement is found.
+//! `--no-dedup` and plain (`compare.rs`); every patch on which they disagree is validated again
+//! by plain, and where plain repeats its verdict printed and reduced to a minimal reproducer
+//! (`reduce.rs`). Exits non-zero when any disagreement is found.
 
 pub mod compare;
 pub mod declared;
@@ -218,6 +219,38 @@ pub struct Report {
     pub disagreements: Vec<Disagreement>,
     /// Timing-borderline disagreements ([`Disagreement::settle`]), reported apart.
     pub timing: Vec<Disagreement>,
+    /// Disagreements plain did not repeat when it validated the patch again
+    /// ([`Disagreement::plain_unstable`]), reported apart.
+    pub plain_unstable: Vec<Disagreement>,
+}
+
+/// Every disagreement's patch validated again by plain, `PLAIN_AGAIN` times, and judged
+/// (`rules::instability`).
+fn plain_again(
+    wd: &WorkDir,
+    sets: &[GenSet],
+    disagreements: &mut [Disagreement],
+    jobs: usize,
+) -> anyhow::Result<()> {
+    use crate::core::recheck::PLAIN_AGAIN;
+    for s in sets {
+        let mine: Vec<usize> = (0..disagreements.len())
+            .filter(|&k| disagreements[k].set == s.path)
+            .collect();
+        if mine.is_empty() {
+            continue;
+        }
+        let patches: Vec<usize> = mine.iter().map(|&k| disagreements[k].patch).collect();
+        tracing::info!(
+            "{}: validating patches {patches:?} again with plain, {PLAIN_AGAIN} times each",
+            s.set.bug
+        );
+        let again = crate::core::recheck::plain_again(wd, &s.set, &patches, PLAIN_AGAIN, jobs)?;
+        for (k, outcomes) in mine.into_iter().zip(again) {
+            disagreements[k].judge_again(&outcomes);
+        }
+    }
+    Ok(())
 }
 
 /// Generates, validates three ways, compares, reduces; prints as it goes and writes `summary.json`.
@@ -283,10 +316,15 @@ pub fn fuzz(args: &FuzzArgs, jobs: usize) -> anyhow::Result<Report> {
         })
         .collect();
     let mut disagreements = compare::disagreements(&compared, &runs);
+    plain_again(&wd, &sets, &mut disagreements, jobs)?;
     let dis_dir = out.join("disagreements");
     let _ = std::fs::remove_dir_all(&dis_dir);
     for d in &mut disagreements {
         println!("{}", d.describe());
+        if let Some(why) = &d.plain_unstable {
+            println!("  not counted: {why}");
+            continue;
+        }
         if args.no_reduce {
             continue;
         }
@@ -362,6 +400,9 @@ pub fn fuzz(args: &FuzzArgs, jobs: usize) -> anyhow::Result<Report> {
         }
         d.reproducer = Some(json);
     }
+    let (plain_unstable, disagreements): (Vec<Disagreement>, Vec<Disagreement>) = disagreements
+        .into_iter()
+        .partition(|d| d.plain_unstable.is_some());
     let (timing, disagreements): (Vec<Disagreement>, Vec<Disagreement>) =
         disagreements.into_iter().partition(|d| d.timing);
     let _ = std::fs::remove_dir_all(out.join("reduce"));
@@ -370,6 +411,7 @@ pub fn fuzz(args: &FuzzArgs, jobs: usize) -> anyhow::Result<Report> {
         runs,
         disagreements,
         timing,
+        plain_unstable,
     };
     let summary = summary_json(args, &report);
     println!("{}", summary_text(&report, &summary));
@@ -434,13 +476,17 @@ fn summary_json(args: &FuzzArgs, report: &Report) -> serde_json::Value {
         "seconds": seconds,
         "disagreements": listed(&report.disagreements),
         "timing_borderline": listed(&report.timing),
+        "plain_unstable": report.plain_unstable.iter().zip(listed(&report.plain_unstable)).map(|(d, mut v)| {
+            v["why"] = json!(d.plain_unstable);
+            v
+        }).collect::<Vec<_>>(),
     })
 }
 
 fn summary_text(report: &Report, s: &serde_json::Value) -> String {
     let mut t = format!(
         "fuzz summary (seed {}): {} sets ({} in loops), {} patches, {} disagreements \
-         ({} timing-borderline apart)\n\
+         ({} timing-borderline, {} of plain's own instability apart)\n\
          woven {} patches, {} on the tree path ({:.1} %), {} in value holes\n",
         s["seed"],
         s["sets"],
@@ -448,6 +494,7 @@ fn summary_text(report: &Report, s: &serde_json::Value) -> String {
         s["patches"],
         report.disagreements.len(),
         report.timing.len(),
+        report.plain_unstable.len(),
         s["woven"],
         s["tree_patches"],
         s["tree_share"].as_f64().unwrap_or(0.0) * 100.0,

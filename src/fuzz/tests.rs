@@ -226,6 +226,37 @@ fn sample_is_distinct_bounded_mixed_and_seeded() {
 }
 
 #[test]
+fn a_disagreement_plain_does_not_repeat_is_plains_instability() {
+    use super::compare::Disagreement;
+    use crate::model::{Outcome, Phase, Verdict};
+    let o = |v| Outcome::new(v, Phase::Plain);
+    let d = |vs: [Verdict; 3]| Disagreement {
+        set: "s.json".into(),
+        place: "A.java:1".into(),
+        patch: 0,
+        text: String::new(),
+        op: "call".into(),
+        outcomes: vs.into_iter().map(o).collect(),
+        reproducer: None,
+        timing: false,
+        plain_unstable: None,
+    };
+    use Verdict::{Plausible as S, TestFailure as F};
+    let judged = |first: [Verdict; 3], again: [Verdict; 3]| {
+        let mut x = d(first);
+        x.judge_again(&again.map(o));
+        x.plain_unstable
+    };
+    // Plain's F became s: both fast techniques said s.
+    let why = judged([S, S, F], [S, S, S]).expect("plain's instability");
+    assert!(why.contains("Fsss"), "{why}");
+    // Plain repeats its F: the disagreement counts.
+    assert_eq!(judged([S, S, F], [F, F, F]), None);
+    // The default said F as plain did, --no-dedup s, plain then s: instability too.
+    assert!(judged([F, S, F], [F, S, F]).is_some());
+}
+
+#[test]
 fn only_a_verdict_plain_itself_gave_is_timing_borderline() {
     use super::compare::Disagreement;
     use crate::model::{Outcome, Phase, Verdict};
@@ -239,6 +270,7 @@ fn only_a_verdict_plain_itself_gave_is_timing_borderline() {
         outcomes: vs.into_iter().map(o).collect(),
         reproducer: None,
         timing: false,
+        plain_unstable: None,
     };
     use Verdict::{CompileError as C, Plausible as S, TestFailure as F, Timeout as T};
     let settled = |first: [Verdict; 3], again: [Verdict; 3]| {

@@ -1,12 +1,14 @@
 //! `patchval init`, the pipeline that prepares a work dir, in its order: compile the project's
 //! main and test sources (`project::javac`), scan every class a test can load for purity
 //! (`bytecode::purity`), discover the tests (`discover`), run the baseline in the warm loader with
-//! coverage probes over the workers (`baseline`, `warm_baseline`, spread by `passes`), save
+//! coverage probes over the workers (`baseline`, `warm_baseline`, spread by `passes`), leave out
+//! the tests that depend on their environment (`environment`), save
 //! `state.json`, `coverage.json` and `lines.json`, and train the workers' class-data archive (`archive`).
 
 pub mod archive;
 pub mod baseline;
 pub mod discover;
+pub mod environment;
 pub mod passes;
 pub mod warm_baseline;
 mod whole;
@@ -135,6 +137,8 @@ pub fn init(
         }
     }
     let coverage = baseline::run(wd, &mut state, &mut workers, ids, options);
+    let agent_jar = crate::agent::extract(&wd.runtime()).map_err(io_err(&wd.runtime()))?;
+    environment::check(wd, &mut state, &agent_jar);
     if state.tests.is_empty() {
         return Err(InitError::NoTests(join_path(&state.project.test_dirs)));
     }

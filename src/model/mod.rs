@@ -231,6 +231,35 @@ pub struct Outcome {
     /// `run --matrix`, every test, passed or not).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub runs: Vec<TestRun>,
+    /// Plain validation only: the failure that decided the verdict did not hold when its test ran
+    /// again alone in a fresh JVM (`technique::plain`), so the verdict depends on what ran before
+    /// it in the JVM, or on chance. The verdict stays what plain's order gave; this says so.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unstable: Option<Box<Unstable>>,
+}
+
+/// Evidence that a plain verdict is unstable ([`Outcome::unstable`]): the test, how it ended in
+/// plain's order, and how it ended alone in a fresh JVM for the unpatched program and the patch.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Unstable {
+    /// `Class#method`.
+    pub test: String,
+    /// How the test ended in plain's order, after the tests before it (twice in that JVM).
+    pub in_order: String,
+    /// How it ended alone in a fresh JVM on the unpatched program.
+    pub unpatched_alone: String,
+    /// How it then ended for the patch in that JVM.
+    pub patched_alone: String,
+}
+
+impl Unstable {
+    /// One line for `extra.unstable` and the human lines.
+    pub fn note(&self) -> String {
+        format!(
+            "{} failed in plain's order ({}); alone in a fresh JVM: unpatched {}, patched {}",
+            self.test, self.in_order, self.unpatched_alone, self.patched_alone
+        )
+    }
 }
 
 /// One test run for a patch.
@@ -295,6 +324,7 @@ impl Outcome {
             path,
             one_by_one: None,
             runs: Vec::new(),
+            unstable: None,
         }
     }
 

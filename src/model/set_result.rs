@@ -48,6 +48,10 @@ pub struct Extra {
     /// for the same patch: flaky, not held against the patch.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub flaky: Vec<String>,
+    /// Plain validation only: verdicts decided by a failure that did not hold when its test ran
+    /// again alone in a fresh JVM (`model::Unstable`), one note per patch.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub unstable: Vec<String>,
     /// Timeouts that did not repeat when the test ran again, alone, with a budget for the
     /// machine's load at that moment, and failures by a test's own clock that the unpatched
     /// program showed too (`rules::loaded_note`): the machine's, not held against the patch.
@@ -125,6 +129,11 @@ pub struct Confirmation {
     pub seconds: f64,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub disagreements: Vec<Disagreement>,
+    /// Patches plain validation did not find plausible at first but did when it validated them
+    /// again (`rules::instability`): plain's instability, with its verdicts and tests; the
+    /// patches stay plausible.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub unstable: Vec<String>,
 }
 
 /// A patch plausible by the run's technique and not by plain validation.

@@ -303,6 +303,7 @@ impl Worker {
             patched: patched.join(":"),
             cwd: self.config.cwd.clone(),
             tests,
+            go_on: false,
         }
     }
 }

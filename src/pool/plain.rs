@@ -26,6 +26,9 @@ pub struct PlainJvm<'a> {
     pub patched: String,
     pub cwd: PathBuf,
     pub tests: &'a [TestRecord],
+    /// Run every test once whatever fails (`plain::GO_ON_OPTION`): a failure is recorded in the
+    /// run's `runs` and the JVM goes on; the end is plausible.
+    pub go_on: bool,
 }
 
 impl PlainJvm<'_> {
@@ -53,6 +56,8 @@ pub struct PlainRun {
     pub budget: Option<Budget>,
     /// The last test's result, as the JVM reported it.
     pub last: Option<TestResult>,
+    /// With `confirm`, the unpatched program's result on the first test (its `WARMED` line).
+    pub unpatched_first: Option<TestResult>,
 }
 
 impl PlainRun {
@@ -70,6 +75,7 @@ impl PlainRun {
             crashed_after: Duration::ZERO,
             budget: None,
             last: None,
+            unpatched_first: None,
         }
     }
 }
@@ -109,6 +115,9 @@ pub fn run_from(jvm: &PlainJvm, from: usize, confirm: bool, run: &mut PlainRun) 
     cmd.arg(plain::UNPATCHED_OPTION).arg(&jvm.unpatched);
     if confirm {
         cmd.arg(plain::WARM_OPTION);
+    }
+    if jvm.go_on {
+        cmd.arg(plain::GO_ON_OPTION);
     }
     cmd.arg(&jvm.patched)
         .args(tests[from..].iter().map(|t| {
@@ -185,8 +194,9 @@ pub fn run_from(jvm: &PlainJvm, from: usize, confirm: bool, run: &mut PlainRun) 
                         let ms = tests[from].timeout_ms;
                         limit = Limit::start(thread.as_ref(), Budget::for_unpatched(ms));
                     }
-                    (Some(plain::WARMED), Some(_), Some(micros), _) => {
+                    (Some(plain::WARMED), Some(_), Some(micros), result) => {
                         let unpatched_ms = micros.parse::<f64>().ok().map(|m| m / 1000.0);
+                        run.unpatched_first = result.map(TestResult::parse_agent_line);
                         let t = &tests[from];
                         warming = false;
                         let b = Budget::new(
@@ -240,7 +250,7 @@ pub fn run_from(jvm: &PlainJvm, from: usize, confirm: bool, run: &mut PlainRun) 
                             let ms = tests[from].timeout_ms;
                             run.slow.push(slow_note(id, ms, &b, &then));
                         }
-                        if !r.passed() {
+                        if !r.passed() && !jvm.go_on {
                             kill(&mut child);
                             let t = index(id).map(|k| &tests[k]);
                             let o = match t {

@@ -6,6 +6,7 @@
 //! confirm failures and timeouts by these rules.
 
 pub mod clock;
+pub mod instability;
 pub mod load;
 
 use crate::model::{Outcome, Phase, TestResult, Verdict};

@@ -1,11 +1,14 @@
 //! `run --confirm-plausible`: every patch a technique calls plausible is validated once more by
 //! plain validation (its own javac call, a fresh JVM), the slow and obviously right way. Where
-//! plain validation says otherwise, its outcome is the patch's, and the disagreement is recorded
-//! (`extra.confirmation`), printed and turned into the run's exit status.
+//! plain validation says otherwise and repeats it when it validates the patch again
+//! (`rules::instability`), its outcome is the patch's, and the disagreement is recorded
+//! (`extra.confirmation`), printed and turned into the run's exit status; where it does not
+//! repeat, the patch stays plausible and plain's instability is recorded.
 
 use super::plain::Plain;
 use super::{RunContext, Technique};
 use crate::model::{Confirmation, Disagreement, Outcome, PatchSet, SetResult, Verdict};
+use crate::rules::instability::{judge, PLAIN_AGAIN};
 use std::path::Path;
 use std::time::Instant;
 
@@ -32,9 +35,26 @@ pub fn confirm_plausible(
     }
     let t = Instant::now();
     let sub = subset(set, &plausible);
-    let confirmed = plain.validate(ctx, path, &sub, &|_: usize, _: &Outcome| {});
+    let noop = |_: usize, _: &Outcome| {};
+    let mut confirmed = plain.validate(ctx, path, &sub, &noop).outcomes;
+    // Where plain says otherwise, it validates the patch again: the disagreement counts only
+    // when plain repeats its verdict (rules::instability).
+    let mut unstable = Vec::new();
+    for (k, &patch) in plausible.iter().enumerate() {
+        let Some(first) = confirmed.get(k).filter(|o| o.verdict != Verdict::Plausible) else {
+            continue;
+        };
+        let again = plain.validate(ctx, path, &subset(set, &[patch; PLAIN_AGAIN]), &noop);
+        let judged = judge(Verdict::Plausible, first, &again.outcomes);
+        if !judged.is_real() {
+            let note = format!("patch {patch}: {}", judged.describe());
+            tracing::warn!("{}: {note}", path.display());
+            unstable.push(note);
+            confirmed[k] = result.outcomes[patch].clone();
+        }
+    }
     let seconds = t.elapsed().as_secs_f64();
-    let disagreements = apply(result, &plausible, &confirmed.outcomes);
+    let disagreements = apply(result, &plausible, &confirmed);
     for d in &disagreements {
         tracing::error!(
             "{}: patch {} is plausible by the {} technique but `{}` by plain validation{}",
@@ -52,12 +72,13 @@ pub fn confirm_plausible(
         patches: plausible.len(),
         seconds,
         disagreements,
+        unstable,
     });
     result.finish_counts();
 }
 
 /// The patches of `set` at `indices`, as a set of their own.
-fn subset(set: &PatchSet, indices: &[usize]) -> PatchSet {
+pub fn subset(set: &PatchSet, indices: &[usize]) -> PatchSet {
     let mut sub = set.clone();
     sub.patches = pick(&set.patches, indices);
     sub.names = pick(&set.names, indices);

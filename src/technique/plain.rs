@@ -6,11 +6,12 @@
 
 use super::{unusable, RunContext, Sink, Technique};
 use crate::model::{Extra, SetResult};
-use crate::model::{Outcome, PatchSet, Phase, TestRun, Verdict};
+use crate::model::{Outcome, PatchSet, Phase, TestResult, TestRun, Unstable, Verdict};
 use crate::pool::plain::{run_from, Ended, PlainJvm, PlainRun};
 use crate::project::javac;
 use crate::rules::crashed_twice;
 use crate::toolchain::{default_jvm_options, join_path};
+use crate::workdir::TestRecord;
 use std::path::Path;
 use std::time::Instant;
 
@@ -140,9 +141,13 @@ fn plain(
             extra.slow.extend(tag(run.slow));
             extra.timeouts.extend(tag(run.timeouts));
             extra.faults.extend(tag(run.faults));
-            extra.run_ms += t.elapsed().as_secs_f64() * 1000.0;
             let mut outcome = run.outcome;
             outcome.runs = run.runs;
+            if let Some(u) = alone(ctx, worker_id, &classes, &outcome, &mut extra) {
+                extra.unstable.push(format!("{} (patch {i})", u.note()));
+                outcome.unstable = Some(Box::new(u));
+            }
+            extra.run_ms += t.elapsed().as_secs_f64() * 1000.0;
             outcome
         })();
         sink.decided(i, &outcome);
@@ -169,21 +174,7 @@ fn plain(
 /// (`schedule::load`): only a second timeout counts.
 fn run_tests(ctx: &RunContext, worker_id: usize, patched: &Path) -> PlainRun {
     let mut run = PlainRun::new();
-    let state = ctx.state;
-    let mut jvm_options = default_jvm_options();
-    jvm_options.extend(state.project.jvm_options.iter().cloned());
-    let jvm = PlainJvm {
-        java: state.tools.java(),
-        jvm_options,
-        // The JVM holds the agent and JUnit; each test gets a fresh loader over the rest.
-        class_path: join_path(
-            std::iter::once(ctx.agent_jar.clone()).chain(state.tools.junit.iter().cloned()),
-        ),
-        unpatched: ctx.wd.test_classpath(state, None).join(":"),
-        patched: ctx.wd.test_classpath(state, Some(patched)).join(":"),
-        cwd: ctx.wd.worker_project(worker_id),
-        tests: ctx.tests,
-    };
+    let jvm = plain_jvm(ctx, worker_id, patched, ctx.tests);
     // With a matrix, the first failure, which is the verdict, while the later tests run on.
     let mut first_failure: Option<Outcome> = None;
     let mut from = 0;
@@ -279,4 +270,83 @@ fn run_tests(ctx: &RunContext, worker_id: usize, patched: &Path) -> PlainRun {
             }
         }
     }
+}
+
+/// A plain JVM for `tests` of the patch compiled into `patched`, in the thread's project copy.
+fn plain_jvm<'a>(
+    ctx: &RunContext,
+    worker_id: usize,
+    patched: &Path,
+    tests: &'a [TestRecord],
+) -> PlainJvm<'a> {
+    let state = ctx.state;
+    let mut jvm_options = default_jvm_options();
+    jvm_options.extend(state.project.jvm_options.iter().cloned());
+    PlainJvm {
+        java: state.tools.java(),
+        jvm_options,
+        // The JVM holds the agent and JUnit; each test gets a fresh loader over the rest.
+        class_path: join_path(
+            std::iter::once(ctx.agent_jar.clone()).chain(state.tools.junit.iter().cloned()),
+        ),
+        unpatched: ctx.wd.test_classpath(state, None).join(":"),
+        patched: ctx.wd.test_classpath(state, Some(patched)).join(":"),
+        cwd: ctx.wd.worker_project(worker_id),
+        tests,
+        go_on: false,
+    }
+}
+
+/// Whether plain's `F` holds when its test runs alone. A test that passed on the unpatched
+/// program and failed for the patch in plain's order (twice: `PlainMain` confirms a failure in
+/// its JVM) runs once more in a fresh JVM of its own: first on the unpatched program, then for
+/// the patch (confirmed again there). The failure holds when the patch fails alone while the
+/// unpatched program passes; otherwise (the patch passes alone, or the unpatched program fails
+/// too, so the test depends on tests before it) the verdict is unstable: it depends on what ran
+/// before in the JVM, or on chance, and the evidence is returned. The verdict is not changed:
+/// plain's order decided it, and comparisons decide again (`core::recheck`).
+fn alone(
+    ctx: &RunContext,
+    worker_id: usize,
+    patched: &Path,
+    outcome: &Outcome,
+    extra: &mut Extra,
+) -> Option<Unstable> {
+    if outcome.verdict != Verdict::TestFailure {
+        return None;
+    }
+    let test = outcome.test.as_deref()?;
+    let k = ctx.tests.iter().position(|t| t.id.to_string() == test)?;
+    if !ctx.tests[k].passed {
+        return None;
+    }
+    let jvm = plain_jvm(ctx, worker_id, patched, &ctx.tests[k..=k]);
+    let mut run = PlainRun::new();
+    let ended = run_from(&jvm, 0, true, &mut run);
+    extra.jvm_starts += run.jvm_starts;
+    extra.rounds += run.rounds;
+    let unpatched = run.unpatched_first.as_ref();
+    let (patch_passed, patched_alone) = match &ended {
+        Ended::Outcome(o) if o.verdict == Verdict::Plausible => (true, "passed".to_string()),
+        Ended::Outcome(o) => (
+            false,
+            format!("failed ({})", o.detail.as_deref().unwrap_or("no detail")),
+        ),
+        Ended::Timeout(_) => (false, "timed out".to_string()),
+        Ended::Crash(_, status) => (false, format!("the JVM died ({status})")),
+    };
+    let unpatched_passed = unpatched.is_some_and(TestResult::passed);
+    if !patch_passed && unpatched_passed {
+        return None;
+    }
+    Some(Unstable {
+        test: test.to_string(),
+        in_order: outcome.detail.clone().unwrap_or_default(),
+        unpatched_alone: match unpatched {
+            Some(r) if r.passed() => "passed".to_string(),
+            Some(r) => format!("failed ({})", r.describe()),
+            None => "did not run".to_string(),
+        },
+        patched_alone,
+    })
 }

@@ -231,6 +231,72 @@ pub fn verdicts_by_name(work: &Path, dir: &Path) -> BTreeMap<String, String> {
         .collect()
 }
 
+/// The differential comparison of one set's plain verdicts (`plain`) with the verdicts they must
+/// equal (`want`: another technique's, or the verified ones), as every differential test makes
+/// it: each patch where they differ is validated again by plain, `PLAIN_AGAIN` times (in this
+/// process, through the library), and counts only when plain repeats its verdict
+/// (`rules::instability`); the others are printed as plain's instability. Returns the real
+/// disagreements, a line each naming the set, the patch and the verdicts.
+pub fn plain_disagreements(work: &Path, set: &Path, want: &str, plain: &str) -> Vec<String> {
+    use patchval::core::recheck::{judge, plain_again, PLAIN_AGAIN};
+    use patchval::model::{Outcome, Phase, Verdict};
+    let differ: Vec<(usize, char, char)> = want
+        .chars()
+        .zip(plain.chars())
+        .enumerate()
+        .filter(|(_, (w, p))| w != p)
+        .map(|(i, (w, p))| (i, w, p))
+        .collect();
+    let name = set
+        .file_name()
+        .unwrap_or_default()
+        .to_string_lossy()
+        .to_string();
+    let mut real = Vec::new();
+    if want.chars().count() != plain.chars().count() {
+        real.push(format!(
+            "{name}: {want} against plain's {plain}: not one verdict per patch"
+        ));
+    }
+    if differ.is_empty() {
+        return real;
+    }
+    std::env::set_var("PATCHVAL_EXE", env!("CARGO_BIN_EXE_patchval"));
+    let patches = patchval::patchset::load(set).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let indices: Vec<usize> = differ.iter().map(|d| d.0).collect();
+    let wd = patchval::workdir::WorkDir::new(work);
+    let again = plain_again(&wd, &patches, &indices, PLAIN_AGAIN, 2)
+        .unwrap_or_else(|e| panic!("{name}: validating again with plain: {e}"));
+    for ((i, w, p), again) in differ.into_iter().zip(again) {
+        let (Some(w), Some(p)) = (Verdict::from_letter(w), Verdict::from_letter(p)) else {
+            real.push(format!("{name} patch {i}: `{w}` against plain's `{p}`"));
+            continue;
+        };
+        let judged = judge(w, &Outcome::new(p, Phase::Plain), &again);
+        let line = format!(
+            "{name} patch {i}: `{w}` against plain's `{p}`: {}",
+            judged.describe()
+        );
+        if judged.is_real() {
+            real.push(line);
+        } else {
+            println!("not counted: {line}");
+        }
+    }
+    real
+}
+
+/// [`plain_disagreements`], which must find none: panics with "real disagreement with plain" and
+/// each of them.
+pub fn assert_agrees_with_plain(work: &Path, set: &Path, want: &str, plain: &str) {
+    let real = plain_disagreements(work, set, want, plain);
+    assert!(
+        real.is_empty(),
+        "real disagreement with plain:\n{}",
+        real.join("\n")
+    );
+}
+
 /// The differential test on one fixture: `init`, then `run` with the schemata and with the plain
 /// technique; verdicts equal each other and the verified expectations; javac once or twice per
 /// set; one JVM per worker plus one per timeout; at least 90 % of woven patches take the tree path.
@@ -270,13 +336,9 @@ pub fn check_fixture_runs(name: &str, kind: &str) -> (Vec<ResultLine>, Vec<Resul
     same_failures(&work);
     for (f, p) in fast.iter().zip(&plain) {
         assert_eq!(f.set_name(), p.set_name());
-        // The differential test: accelerated verdicts equal plain verdicts.
-        assert_eq!(
-            f.succlist,
-            p.succlist,
-            "{}: schemata vs plain",
-            f.set_name()
-        );
+        // The differential test: accelerated verdicts equal plain verdicts (where plain repeats
+        // its own).
+        assert_agrees_with_plain(&work, Path::new(&p.patches_path), &f.succlist, &p.succlist);
         assert_eq!(
             &f.succlist,
             &expected[&f.set_name()],

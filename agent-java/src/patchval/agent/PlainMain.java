@@ -22,6 +22,8 @@ public final class PlainMain {
      * unpatched program as the schemata check it (src/schedule/rerun.rs): flaky at the patch's pass,
      * standing at the unpatched program's, and the machine's load ({@code LOADED id first-result},
      * not counted) when neither passes.
+     * With {@code --go-on} (after {@code --warm}), every test runs once whatever fails, nothing is
+     * confirmed, and DONE ends the run.
      * With {@code --warm}, the first test runs once on the unpatched program before anything else
      * ({@code WARM id}, then {@code WARMED id micros result}): the parent confirms a timeout of that
      * test this way, in a JVM warmed for it, with a budget from how long that run took.
@@ -40,6 +42,10 @@ public final class PlainMain {
         }
         boolean warm = argv.length > 0 && argv[0].equals(Protocol.Plain.WARM_OPTION);
         if (warm) {
+            argv = java.util.Arrays.copyOfRange(argv, 1, argv.length);
+        }
+        boolean goOn = argv.length > 0 && argv[0].equals(Protocol.Plain.GO_ON_OPTION);
+        if (goOn) {
             argv = java.util.Arrays.copyOfRange(argv, 1, argv.length);
         }
         String[] classpath = argv[0].split(java.io.File.pathSeparator);
@@ -69,7 +75,7 @@ public final class PlainMain {
             String result = injectedFailure
                 ? Util.line(Protocol.Result.FAIL, "java.lang.AssertionError", "injected by " + Protocol.Fault.ENV)
                 : TestRunner.runTestPlain(classpath, cls, method);
-            if (confirm && result.startsWith(Protocol.Result.FAIL)) {
+            if (confirm && !goOn && result.startsWith(Protocol.Result.FAIL)) {
                 protocol.println(Util.line(Protocol.Plain.START, id));
                 protocol.flush();
                 t = System.nanoTime();
@@ -84,7 +90,7 @@ public final class PlainMain {
             protocol.println(Util.line(Protocol.Plain.TOOK, id, (System.nanoTime() - t) / 1000));
             protocol.println(Util.line(Protocol.Plain.RESULT, id, result));
             protocol.flush();
-            if (!passed(result)) {
+            if (!passed(result) && !goOn) {
                 ExitGuard.halt(Protocol.Plain.EXIT_FAILED);
             }
         }
