@@ -1,60 +1,116 @@
-//! Tests that depend on their environment, found at `init` and left out with their reason: a test
-//! whose code reads or sets what a JVM holds for all its tests (default locale and time zone, the
-//! locales and zones it knows, security properties and providers, JVM-wide handlers and
-//! factories), or that is parameterised by a locale or zone, runs again with the other such tests
-//! in one fresh JVM in plain validation's order (trigger tests first); one that passed in the
-//! baseline and fails there would fail plain validation for every patch, or not, by what ran before
-//! it. It is left out, saying whether it also fails alone in a fresh JVM (docs/execution.md,
-//! "Plain's own instability").
+//! Tests that depend on their environment, found at `init` and left out with their reason. A
+//! test class that changes what one JVM holds for all its tests and nothing puts back (security
+//! properties and providers, the logging configuration, JVM-wide handlers and factories; the
+//! default locale, time zone and system properties are put back after every test by the agent's
+//! `Globals`) can make a later test fail in plain validation's order that passed in the baseline,
+//! whose workers run other orders. When a suite has such a class, every test whose class uses
+//! what it changes runs again with it in one fresh JVM in plain's order (trigger tests first);
+//! one that passed in the baseline and fails there is left out, saying whether it also fails alone
+//! in a fresh JVM (docs/execution.md, "Plain's own instability").
 
 use crate::bytecode::classfile::parse;
+use crate::bytecode::classfile::MemberRef;
 use crate::model::{Outcome, Verdict};
 use crate::pool::plain::{run_from, Ended, PlainJvm, PlainRun};
 use crate::toolchain::{default_jvm_options, join_path};
 use crate::workdir::{State, TestRecord, WorkDir};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-/// JDK members whose use says a test reads or changes what one JVM holds for every test in it:
-/// (owner class, method names; empty: any method of the class).
-const ENVIRONMENT: &[(&str, &[&str])] = &[
+/// JDK methods that change JVM-wide state nothing puts back between tests: (owner class, method
+/// names). A test class that calls one *writes* that owner's state; one that uses any member of
+/// the owner (or, for `java/util/logging/Logger`, of the logging package) *reads* it.
+const WRITES: &[(&str, &[&str])] = &[
     (
-        "java/util/Locale",
-        &["getAvailableLocales", "setDefault", "getDefault"],
+        "java/security/Security",
+        &[
+            "setProperty",
+            "addProvider",
+            "insertProviderAt",
+            "removeProvider",
+        ],
     ),
     (
-        "java/util/TimeZone",
-        &["getAvailableIDs", "setDefault", "getDefault"],
+        "java/util/logging/LogManager",
+        &["readConfiguration", "reset", "updateConfiguration"],
     ),
     (
-        "java/time/ZoneId",
-        &["getAvailableZoneIds", "systemDefault"],
+        "java/util/logging/Logger",
+        &[
+            "setLevel",
+            "addHandler",
+            "removeHandler",
+            "setFilter",
+            "setUseParentHandlers",
+            "setParent",
+        ],
     ),
-    ("java/text/DateFormatSymbols", &[]),
-    ("java/text/DateFormat", &["getAvailableLocales"]),
-    ("java/text/NumberFormat", &["getAvailableLocales"]),
-    ("java/util/Calendar", &["getAvailableLocales"]),
-    ("java/security/Security", &[]),
-    ("java/util/logging/LogManager", &[]),
     ("java/net/Authenticator", &["setDefault"]),
     ("java/net/CookieHandler", &["setDefault"]),
     ("java/net/ProxySelector", &["setDefault"]),
+    ("java/net/ResponseCache", &["setDefault"]),
     ("java/net/URL", &["setURLStreamHandlerFactory"]),
+    (
+        "java/net/URLConnection",
+        &[
+            "setContentHandlerFactory",
+            "setFileNameMap",
+            "setDefaultUseCaches",
+            "setDefaultAllowUserInteraction",
+        ],
+    ),
+    ("java/net/HttpURLConnection", &["setFollowRedirects"]),
+    (
+        "javax/net/ssl/HttpsURLConnection",
+        &["setDefaultSSLSocketFactory", "setDefaultHostnameVerifier"],
+    ),
+    ("javax/net/ssl/SSLContext", &["setDefault"]),
+    (
+        "java/sql/DriverManager",
+        &[
+            "registerDriver",
+            "deregisterDriver",
+            "setLoginTimeout",
+            "setLogWriter",
+        ],
+    ),
     ("java/lang/Thread", &["setDefaultUncaughtExceptionHandler"]),
 ];
 
-/// Parameter types of a test id (`Class#method(java.util.Locale)`) that make it depend on the
-/// locales and zones of the JVM that lists them.
-const ENVIRONMENT_PARAMETERS: &[&str] =
-    &["java.util.Locale", "java.util.TimeZone", "java.time.ZoneId"];
+/// The state a call belongs to, as [`WRITES`] names it (the logging package as one; of `Thread`,
+/// only its default handler), if any.
+fn owner_of(m: &MemberRef) -> Option<&'static str> {
+    if m.owner.starts_with("java/util/logging/") {
+        return Some("java/util/logging/Logger");
+    }
+    if m.owner == "java/lang/Thread" {
+        return m
+            .name
+            .ends_with("DefaultUncaughtExceptionHandler")
+            .then_some("java/lang/Thread");
+    }
+    WRITES.iter().map(|(o, _)| *o).find(|o| m.owner == *o)
+}
 
-/// The test classes (binary names) whose code, or a nested class's, uses [`ENVIRONMENT`]; each
-/// with the first such member, `Owner.name`.
-fn environment_classes(test_classes: &Path, tests: &[TestRecord]) -> BTreeMap<String, String> {
+/// Whether a call writes its owner's JVM-wide state.
+fn writes(m: &MemberRef) -> bool {
+    WRITES
+        .iter()
+        .any(|(o, names)| m.owner == *o && names.contains(&m.name.as_str()))
+}
+
+/// What one test class (with its nested classes) does with JVM-wide state: the owners it writes,
+/// and the owners it uses at all, each with its first member, `Owner.name`.
+#[derive(Default)]
+struct Uses {
+    writes: BTreeSet<&'static str>,
+    uses: BTreeMap<&'static str, String>,
+}
+
+/// [`Uses`] of every test class of `tests`, read from `test_classes`.
+fn uses(test_classes: &Path, tests: &[TestRecord]) -> BTreeMap<String, Uses> {
     let mut out = BTreeMap::new();
-    let mut classes: Vec<&str> = tests.iter().map(|t| t.id.class.as_str()).collect();
-    classes.sort_unstable();
-    classes.dedup();
+    let classes: BTreeSet<&str> = tests.iter().map(|t| t.id.class.as_str()).collect();
     for class in classes {
         let path = test_classes.join(class.replace('.', "/"));
         let (Some(dir), Some(stem)) = (path.parent(), path.file_name()) else {
@@ -64,71 +120,79 @@ fn environment_classes(test_classes: &Path, tests: &[TestRecord]) -> BTreeMap<St
         let Ok(entries) = std::fs::read_dir(dir) else {
             continue;
         };
-        let files = entries
-            .filter_map(|e| e.ok())
-            .map(|e| e.path())
-            .filter(|p| {
-                p.file_name().and_then(|n| n.to_str()).is_some_and(|n| {
-                    n == format!("{stem}.class") || n.starts_with(&format!("{stem}$"))
-                })
-            });
-        for file in files {
+        let mut u = Uses::default();
+        for file in entries.filter_map(|e| e.ok()).map(|e| e.path()) {
+            let name = file.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            if name != format!("{stem}.class") && !name.starts_with(&format!("{stem}$")) {
+                continue;
+            }
             let Some(cf) = std::fs::read(&file).ok().and_then(|b| parse(&b).ok()) else {
                 continue;
             };
-            let used = cf
+            let calls = cf
                 .methods
                 .iter()
                 .filter_map(|m| m.code.as_ref())
-                .flat_map(|c| c.invokes.iter())
-                .map(|(_, m)| m)
-                .find(|m| {
-                    ENVIRONMENT.iter().any(|(owner, names)| {
-                        m.owner == *owner && (names.is_empty() || names.contains(&m.name.as_str()))
-                    })
-                });
-            if let Some(m) = used {
-                out.insert(
-                    class.to_string(),
-                    format!("{}.{}", m.owner.replace('/', "."), m.name),
-                );
-                break;
+                .flat_map(|c| c.invokes.iter().map(|(_, m)| m));
+            for m in calls {
+                let Some(owner) = owner_of(m) else { continue };
+                if writes(m) {
+                    u.writes.insert(owner);
+                }
+                u.uses
+                    .entry(owner)
+                    .or_insert_with(|| format!("{}.{}", m.owner.replace('/', "."), m.name));
             }
+        }
+        if !u.uses.is_empty() {
+            out.insert(class.to_string(), u);
         }
     }
     out
 }
 
-/// Why test `t` may depend on its environment, if it may: the member its class uses, or the
-/// parameter type that lists the JVM's locales or zones.
-fn suspected(t: &TestRecord, classes: &BTreeMap<String, String>) -> Option<String> {
-    if let Some(p) = ENVIRONMENT_PARAMETERS
+/// The tests to run again and why each: every test whose class uses state some test class of
+/// the suite writes. Empty when none writes any.
+fn suspects(test_classes: &Path, tests: &[TestRecord]) -> BTreeMap<String, String> {
+    let by_class = uses(test_classes, tests);
+    let written: BTreeSet<&str> = by_class
+        .values()
+        .flat_map(|u| u.writes.iter().copied())
+        .collect();
+    by_class
         .iter()
-        .find(|p| t.id.method.contains(&format!("({p}")) || t.id.method.contains(&format!(",{p}")))
-    {
-        return Some(format!("is parameterised by {p}"));
-    }
-    classes
-        .get(&t.id.class)
-        .map(|member| format!("its class uses {member}"))
+        .filter_map(|(class, u)| {
+            let member = u
+                .uses
+                .iter()
+                .find(|(owner, _)| written.contains(*owner))
+                .map(|(_, member)| member.clone())?;
+            Some((class.clone(), member))
+        })
+        .collect()
 }
 
 /// Runs the tests that may depend on their environment in one fresh JVM in plain's order and
 /// leaves out every such test that passed in the baseline and fails there, with the reason.
 /// Returns how many were left out. Nothing to run: nothing happens.
 pub fn check(wd: &WorkDir, state: &mut State, agent_jar: &Path) -> usize {
-    let classes = environment_classes(&wd.test_classes(), &state.tests);
-    let ordered = crate::schedule::ordered_tests(state);
-    let suspects: Vec<(TestRecord, String)> = ordered
+    let classes = suspects(&wd.test_classes(), &state.tests);
+    let suspects: Vec<(TestRecord, String)> = crate::schedule::ordered_tests(state)
         .into_iter()
-        .filter_map(|t| suspected(&t, &classes).map(|why| (t, why)))
+        .filter_map(|t| {
+            let why = format!(
+                "its class uses {}, which a test class changes",
+                classes.get(&t.id.class)?
+            );
+            Some((t, why))
+        })
         .collect();
     if !suspects.iter().any(|(t, _)| t.passed) {
         return 0;
     }
     let tests: Vec<TestRecord> = suspects.iter().map(|(t, _)| t.clone()).collect();
     tracing::info!(
-        "{} tests may depend on their environment (locale, zone, JVM-wide settings): running them again in a fresh JVM in plain's order",
+        "{} tests use JVM-wide state a test changes: running them again in a fresh JVM in plain's order",
         tests.len()
     );
     let unpatched = wd.test_classpath(state, None).join(":");
