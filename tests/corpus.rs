@@ -243,7 +243,7 @@ fn print_details(work: &Path, r: &ResultLine) {
 }
 
 /// Plain validation itself on a sample of the set's patches (`PATCHVAL_CORPUS_SAMPLE` of them,
-/// default 2, `all` for every one; chosen by `PATCHVAL_CORPUS_SEED`, default the day's number, so
+/// default 2, `all` for every one; chosen by `PATCHVAL_CORPUS_SEED`, default `common::plain_seed`, so
 /// that the sample goes round the set from one day to the next): its verdicts must be the recorded
 /// ones, where plain repeats its own (`common::assert_agrees_with_plain`). The whole set is plain's
 /// to check in `scripts/corpus-plain.sh`. Returns the summary's words.
@@ -258,27 +258,8 @@ fn plain_sample(work: &Path, set: &Path, name: &str, expected: &str) -> String {
     let seed = std::env::var("PATCHVAL_CORPUS_SEED")
         .ok()
         .and_then(|s| s.parse().ok())
-        .unwrap_or_else(|| {
-            std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map(|d| d.as_secs() / 86_400)
-                .unwrap_or(0)
-        });
-    // A seeded shuffle of the patch indices (splitmix64), the first `size` of them in order.
-    let mut state = seed ^ patchval::model::fnv(name.bytes(), patchval::model::FNV_START);
-    let mut next = || {
-        state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    };
-    let mut order: Vec<usize> = (0..n).collect();
-    for i in (1..n).rev() {
-        order.swap(i, (next() % (i as u64 + 1)) as usize);
-    }
-    let mut sample = order[..size].to_vec();
-    sample.sort_unstable();
+        .unwrap_or_else(plain_seed);
+    let sample = sample_indices(name, n, size, seed);
     let mut manifest: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(set).unwrap()).unwrap();
     let patches = manifest["patches"].as_array().unwrap().clone();

@@ -156,7 +156,10 @@ fn sets_split_over_workers_keep_their_verdicts() {
         let work = project.parent().unwrap().join("work");
         init(&project, &work);
         let mut helped = 0;
-        for (set, want) in expected(&project) {
+        // Of soundness's 27 sets, every third: the split is the same machinery for each, and a
+        // run per set costs two worker JVMs (the others are small).
+        let step = if name == "soundness" { 3 } else { 1 };
+        for (set, want) in expected(&project).into_iter().step_by(step) {
             let set_path = project.join("patches").join(&set);
             // Every test, so that there is something to split after the head.
             let results = run_flags_ok(&work, &set_path, &["--split-ms", "0", "--all-tests"], 2);

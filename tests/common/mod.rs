@@ -286,6 +286,96 @@ pub fn plain_disagreements(work: &Path, set: &Path, want: &str, plain: &str) -> 
     real
 }
 
+/// A fixture of at most this many patches in all gets plain validation of every patch in the
+/// differential tests; a larger one, of [`PLAIN_PER_SET`] patches of each set.
+pub const PLAIN_ALL_UP_TO: usize = 50;
+/// Patches of each set plain validates in a larger fixture.
+pub const PLAIN_PER_SET: usize = 3;
+
+/// The seed of plain's samples: `PATCHVAL_PLAIN_SEED`, else the day's number (the samples go round
+/// the sets from day to day; the tests print it so that a failure can be run again).
+pub fn plain_seed() -> u64 {
+    std::env::var("PATCHVAL_PLAIN_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map(|d| d.as_secs() / 86_400)
+                .unwrap_or(0)
+        })
+}
+
+/// `k` of the indices `0..n`, in order, chosen by `seed` and `name` (a seeded shuffle, splitmix64).
+pub fn sample_indices(name: &str, n: usize, k: usize, seed: u64) -> Vec<usize> {
+    let mut state = seed ^ patchval::model::fnv(name.bytes(), patchval::model::FNV_START);
+    let mut next = || {
+        state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    };
+    let mut order: Vec<usize> = (0..n).collect();
+    for i in (1..n).rev() {
+        order.swap(i, (next() % (i as u64 + 1)) as usize);
+    }
+    let mut picked = order[..k.min(n)].to_vec();
+    picked.sort_unstable();
+    picked
+}
+
+/// Writes into `out` the sets plain validates in a differential test of the fixture whose sets
+/// are the `*.json` files of `dir` (`expected.json` aside): every patch when the fixture has at most
+/// [`PLAIN_ALL_UP_TO`] patches or `PATCHVAL_PLAIN_SAMPLE=all`, else [`PLAIN_PER_SET`] of each set
+/// ([`plain_seed`]); each under its set's file name. Returns, per file name, the indices kept. The
+/// default and `--no-dedup` still run every patch against the verified verdicts, which plain
+/// validation (each fixture's verifier) gave: what is sampled is patchval's own plain technique.
+pub fn plain_sample_dir(dir: &Path, out: &Path) -> BTreeMap<String, Vec<usize>> {
+    let mut sets: Vec<(String, serde_json::Value)> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json") && !p.ends_with("expected.json"))
+        .map(|p| {
+            let name = p.file_name().unwrap().to_string_lossy().to_string();
+            (
+                name,
+                serde_json::from_str(&std::fs::read_to_string(&p).unwrap()).unwrap(),
+            )
+        })
+        .collect();
+    sets.sort_by(|a, b| a.0.cmp(&b.0));
+    let total: usize = sets
+        .iter()
+        .map(|(_, m)| m["patches"].as_array().map_or(0, Vec::len))
+        .sum();
+    let all = total <= PLAIN_ALL_UP_TO
+        || std::env::var("PATCHVAL_PLAIN_SAMPLE").is_ok_and(|v| v == "all");
+    let seed = plain_seed();
+    if !all {
+        println!("plain on {PLAIN_PER_SET} patches of each set (PATCHVAL_PLAIN_SEED={seed})");
+    }
+    std::fs::create_dir_all(out).unwrap();
+    let mut picked = BTreeMap::new();
+    for (name, mut m) in sets {
+        let patches = m["patches"].as_array().cloned().unwrap_or_default();
+        let keep = if all {
+            (0..patches.len()).collect()
+        } else {
+            sample_indices(&name, patches.len(), PLAIN_PER_SET, seed)
+        };
+        m["patches"] = keep.iter().map(|&i| patches[i].clone()).collect();
+        for key in ["names", "other_files"] {
+            if let Some(list) = m[key].as_array().cloned() {
+                m[key] = keep.iter().map(|&i| list[i].clone()).collect();
+            }
+        }
+        std::fs::write(out.join(&name), m.to_string()).unwrap();
+        picked.insert(name, keep);
+    }
+    picked
+}
+
 /// [`plain_disagreements`], which must find none: panics with "real disagreement with plain" and
 /// each of them.
 pub fn assert_agrees_with_plain(work: &Path, set: &Path, want: &str, plain: &str) {
@@ -331,14 +421,21 @@ pub fn check_fixture_runs(name: &str, kind: &str) -> (Vec<ResultLine>, Vec<Resul
         "one human line per set:\n{stdout}"
     );
 
-    let (_, plain) = run(&work, &project.join("patches"), "plain", 2);
+    // Plain on every patch of a small fixture, on a sample of each set of a larger one.
+    let sample_dir = project.parent().unwrap().join("plain-sample");
+    let sample = plain_sample_dir(&project.join("patches"), &sample_dir);
+    let (_, plain) = run(&work, &sample_dir, "plain", 2);
     assert_eq!(plain.len(), fast.len());
-    same_failures(&work);
+    same_failures_in(&work, Some(&sample));
     for (f, p) in fast.iter().zip(&plain) {
         assert_eq!(f.set_name(), p.set_name());
         // The differential test: accelerated verdicts equal plain verdicts (where plain repeats
-        // its own).
-        assert_agrees_with_plain(&work, Path::new(&p.patches_path), &f.succlist, &p.succlist);
+        // its own), on the patches plain ran.
+        let want: String = sample[&f.set_name()]
+            .iter()
+            .map(|&i| f.succlist.as_bytes()[i] as char)
+            .collect();
+        assert_agrees_with_plain(&work, Path::new(&p.patches_path), &want, &p.succlist);
         assert_eq!(
             &f.succlist,
             &expected[&f.set_name()],
@@ -447,18 +544,42 @@ pub fn tree_timeouts(r: &ResultLine) -> (usize, usize) {
 /// exception, message and top frame (woven frames are mapped back to the patched file's method
 /// and line). `details.jsonl` holds the schemata run's lines, then the plain run's.
 pub fn same_failures(work: &Path) {
+    same_failures_in(work, None)
+}
+
+/// [`same_failures`] where plain ran a sample of each set ([`plain_sample_dir`]: the set's file
+/// name → the indices plain's set holds): patches plain did not run are not compared.
+pub fn same_failures_in(work: &Path, sample: Option<&BTreeMap<String, Vec<usize>>>) {
     let details = std::fs::read_to_string(work.join("details.jsonl")).unwrap();
     let mut seen: std::collections::BTreeMap<(String, u64), Vec<serde_json::Value>> =
         Default::default();
     for line in details.lines() {
         let v: serde_json::Value = serde_json::from_str(line).unwrap();
-        let key = (
-            v["patches_path"].as_str().unwrap_or("").to_string(),
-            v["patch"].as_u64().unwrap_or(0),
-        );
+        let path = v["patches_path"].as_str().unwrap_or("");
+        let patch = v["patch"].as_u64().unwrap_or(0);
+        let key = match sample {
+            None => (path.to_string(), patch),
+            Some(sample) => {
+                let name = Path::new(path)
+                    .file_name()
+                    .unwrap_or_default()
+                    .to_string_lossy()
+                    .to_string();
+                // Plain's lines name the sample's set, whose patch k is the set's sample[k].
+                let original = if path.contains("/plain-sample/") {
+                    sample[&name][patch as usize] as u64
+                } else {
+                    patch
+                };
+                (name, original)
+            }
+        };
         seen.entry(key).or_default().push(v);
     }
     for ((set, patch), runs) in seen {
+        if sample.is_some() && runs.len() == 1 {
+            continue;
+        }
         let [fast, plain] = &runs[..] else {
             panic!(
                 "{set} patch {patch}: {} detail lines, expected 2",
