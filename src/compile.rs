@@ -190,6 +190,50 @@ pub fn too_large(message: &str) -> bool {
     JVM_LIMITS.iter().any(|m| message.contains(m)) || message.contains("java.lang.OutOfMemoryError")
 }
 
+/// Gives the woven classes in `overlay` the plainly patched file's line numbers
+/// (`bytecode::lines`, `FrameMap::plain_line`) when every woven patch shifts the lines after the
+/// location alike, so that a frame's line is plain's whichever patch runs; marks the woven file's
+/// frame map rewritten when every class was.
+fn plain_lines(overlay: &Path, woven: &mut Woven) {
+    if woven.frames.common_delta().is_none() {
+        return;
+    }
+    let mut classes = Vec::new();
+    let mut dirs = vec![overlay.to_path_buf()];
+    while let Some(dir) = dirs.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            let path = e.path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|x| x == "class") {
+                classes.push(path);
+            }
+        }
+    }
+    let frames = &woven.frames;
+    let all = classes.iter().all(|path| {
+        let done = std::fs::read(path)
+            .map_err(|e| e.to_string())
+            .and_then(|mut bytes| {
+                crate::bytecode::lines::rewrite(&mut bytes, |_, l| {
+                    frames
+                        .plain_line(usize::from(l))
+                        .and_then(|n| u16::try_from(n).ok())
+                })
+                .map_err(|e| e.to_string())?;
+                std::fs::write(path, bytes).map_err(|e| e.to_string())
+            });
+        if let Err(why) = &done {
+            tracing::warn!("{}: line numbers left as woven: {why}", path.display());
+        }
+        done.is_ok()
+    });
+    woven.frames.rewritten = all && !classes.is_empty();
+}
+
 /// Weaves the patches `include` of `plan` and compiles until the schemata compile cleanly
 /// (normally one or two javac calls). A weave past the JVM's limits ends it with the patches
 /// still included in [`Schemata::too_large`]. `terminal` starts with the stub that ends
@@ -218,6 +262,19 @@ pub fn compile_schemata(
         out.javac_invocations += 1;
         let diags = setup.compile(worker, &woven.text)?;
         if diags.is_empty() {
+            let mut woven = woven;
+            plain_lines(&setup.overlay, &mut woven);
+            if !woven.frames.rewritten {
+                // An inline patch would see the woven file's lines: alone, it sees plain's.
+                woven.patches.retain(|&i| {
+                    let inline = plan.inline[i].is_some();
+                    if inline {
+                        out.fallback
+                            .insert(i, "its frames' lines could not be plain's".into());
+                    }
+                    !inline
+                });
+            }
             out.woven = Some(woven);
             break;
         }

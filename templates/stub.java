@@ -2,7 +2,7 @@
 final int[] __pv_k = new int[1];
 Object[] __pv_o = new Object[{{outs}}];
 java.util.Arrays.fill(__pv_o, __pv_o);
-{{result_decl}}{{tree}}try {
+{{result_decl}}{{inline_decl}}{{tree}}try {
 {{tree_replay}}switch ({{class.rt}}.choose({{site}})) {
 {{cases}}default: throw new IllegalStateException("patchval: no patch selected at site {{site}}");
 }
@@ -10,4 +10,4 @@ java.util.Arrays.fill(__pv_o, __pv_o);
 throw {{class.rt}}.rethrow({{class.rt}}.framed(__pv_x, "{{method}}"));
 } finally {
 {{write_back_assigned}}}
-{{write_back_unassigned}}{{control}}{{terminal}}}
+{{write_back_unassigned}}{{control}}{{after}}}

@@ -53,7 +53,16 @@ impl Technique for Schemata {
                         ));
                     }
                 }
-                plan.exclude_stack_exposed(&ctx.state.purity);
+                plan.inline_stack_exposed(&ctx.state.purity);
+                if v.extra.hoisted.is_some() {
+                    // A hoisted initialiser runs in a generated method: inline there, a patch
+                    // would still see a frame plain has not (`__pv_static_*` for `<clinit>`).
+                    for (inline, excluded) in plan.inline.iter_mut().zip(&mut plan.excluded) {
+                        if let Some(why) = inline.take() {
+                            *excluded = Some(why);
+                        }
+                    }
+                }
                 let holes = ctx.dedup.then(|| {
                     plan.enable_tree(&ctx.state.purity);
                     hole_plan(ctx, set, &plan, &v.extra)
@@ -220,7 +229,7 @@ fn hole_plan(
             *excluded = Some("not in the value hole".into());
         }
     }
-    holes.exclude_stack_exposed(&ctx.state.purity);
+    holes.inline_stack_exposed(&ctx.state.purity);
     holes.enable_tree(&ctx.state.purity);
     let members: Vec<usize> = (0..set.patches.len())
         .filter(|&i| candidate(i) && holes.tree[i].is_ok())
@@ -363,7 +372,10 @@ fn woven(
         return;
     }
     let mut size = group_size(plan, &weavable);
-    let mut groups = chunks(&weavable, size, weight);
+    let mut groups: VecDeque<Vec<usize>> = by_line_delta(plan, &weavable)
+        .iter()
+        .flat_map(|class| chunks(class, size, weight))
+        .collect();
     let mut terminal = false;
     while let Some(group) = groups.pop_front() {
         crate::progress::phase(&format!("compiling the schemata ({} patches)", group.len()));
@@ -405,10 +417,30 @@ fn woven(
                 .copied()
                 .chain(groups.drain(..).flatten())
                 .collect();
-            groups = chunks(&rest, size, weight);
+            groups = by_line_delta(plan, &rest)
+                .iter()
+                .flat_map(|class| chunks(class, size, weight))
+                .collect();
         }
         run_group(v, ctx, worker, set, plan, &setup, s);
     }
+}
+
+/// `patches` in classes compiled apart, one per number of lines a patch adds or removes
+/// ([`weave::Plan::line_delta`]), in order of first appearance: one line table is then every
+/// patched file's of a group (`FrameMap::plain_line`), so the woven class's frames carry plain's
+/// lines, at the patch (an inline patch reading the stack) and after the location (a later
+/// statement's stack trace or logger, whichever patch ran before it).
+fn by_line_delta(plan: &weave::Plan, patches: &[usize]) -> Vec<Vec<usize>> {
+    let mut classes: Vec<(isize, Vec<usize>)> = Vec::new();
+    for &i in patches {
+        let d = plan.line_delta(i);
+        match classes.iter_mut().find(|(e, _)| *e == d) {
+            Some((_, class)) => class.push(i),
+            None => classes.push((d, vec![i])),
+        }
+    }
+    classes.into_iter().map(|(_, class)| class).collect()
 }
 
 /// Bytecode the stub's cases may take in the method holding them: the JVM's 64 KB less room for

@@ -21,6 +21,10 @@ static PATCHED_STATEMENT: Template =
     LazyLock::new(|| protocol::fill_values(include_str!("../../templates/patched_statement.java")));
 static STUB: Template =
     LazyLock::new(|| protocol::fill_values(include_str!("../../templates/stub.java")));
+static INLINE_LEAF: Template =
+    LazyLock::new(|| protocol::fill_values(include_str!("../../templates/inline_leaf.java")));
+static INLINE_SPLIT: Template =
+    LazyLock::new(|| protocol::fill_values(include_str!("../../templates/inline_split.java")));
 static TREE_CAPTURE: Template =
     LazyLock::new(|| protocol::fill_values(include_str!("../../templates/tree_capture.java")));
 
@@ -72,6 +76,9 @@ pub struct WovenPatch<'a> {
     pub mentions: &'a Mentions,
     /// In the state-transition tree: the fields it may assign (see `eligible`).
     pub tree: Option<&'a [Field]>,
+    /// Runs inline in the enclosing method, as written, with plain's frames (no generated
+    /// method of its own): `Plan::inline` says why.
+    pub inline: bool,
 }
 
 /// Locals carried out of the generated methods, indexed by their slot in `__pv_o`.
@@ -83,7 +90,7 @@ pub fn outs<'s>(site: &'s Site, patches: &[WovenPatch]) -> Vec<&'s Local> {
         .filter(|l| {
             patches
                 .iter()
-                .any(|p| p.mentions.assigned.contains(&l.name))
+                .any(|p| !p.inline && p.mentions.assigned.contains(&l.name))
         })
         .collect()
 }
@@ -204,7 +211,10 @@ pub fn stub(
 ) -> String {
     let has_result = site.return_type != "void";
     let mut cases = String::new();
-    for p in patches {
+    for p in patches.iter().filter(|p| p.inline) {
+        cases.push_str(&format!("case {i}: __pv_in = {i}; break;\n", i = p.index));
+    }
+    for p in patches.iter().filter(|p| !p.inline) {
         let args = call_args(site, p);
         let assign = if has_result { "__pv_r = " } else { "" };
         cases.push_str(&format!(
@@ -284,6 +294,25 @@ pub fn stub(
     } else {
         ""
     };
+    let mut inline: Vec<&WovenPatch> = patches.iter().filter(|p| p.inline).collect();
+    inline.sort_by_key(|p| p.index);
+    let (inline_decl, after) = if inline.is_empty() {
+        (String::new(), terminal.to_string())
+    } else if inline.len() == patches.len() {
+        // No generated unit: no branch where the locals the patches assign are not assigned.
+        (
+            "int __pv_in = -1;\n".to_string(),
+            inline_tree(&inline, site_id),
+        )
+    } else {
+        (
+            "int __pv_in = -1;\n".to_string(),
+            format!(
+                "if (__pv_in < 0) {{\n{terminal}}} else {{\n{}}}\n",
+                inline_tree(&inline, site_id)
+            ),
+        )
+    };
     let outs_init = if outs.is_empty() {
         "0".to_string()
     } else {
@@ -302,7 +331,8 @@ pub fn stub(
             ("write_back_assigned", &back_assigned),
             ("write_back_unassigned", &back_unassigned),
             ("control", &control),
-            ("terminal", terminal),
+            ("inline_decl", &inline_decl),
+            ("after", &after),
             (
                 "method",
                 if site.is_constructor {
@@ -318,6 +348,32 @@ pub fn stub(
         s = s.replace("java.util.Arrays.fill(__pv_o, __pv_o);\n", "");
     }
     s
+}
+
+/// The inline patches' statements, as written, each on lines of its own, chosen by `__pv_in`
+/// through a balanced tree of `if`s: an `if` passes `break`, `continue`, labelled jumps and
+/// `return` through as plain's file does, and completes normally exactly when some statement
+/// does; balanced, because javac's recursion overflows on a chain of a few thousand `else if`s.
+fn inline_tree(patches: &[&WovenPatch], site_id: u32) -> String {
+    if let [p] = patches {
+        return fill(
+            &INLINE_LEAF,
+            &[
+                ("index", &p.index.to_string()),
+                ("statement", p.statement),
+                ("site", &site_id.to_string()),
+            ],
+        );
+    }
+    let (low, high) = patches.split_at(patches.len() / 2);
+    fill(
+        &INLINE_SPLIT,
+        &[
+            ("middle", &high[0].index.to_string()),
+            ("low", &inline_tree(low, site_id)),
+            ("high", &inline_tree(high, site_id)),
+        ],
+    )
 }
 
 /// Arguments passing the definitely assigned locals a patch mentions.

@@ -32,6 +32,9 @@ pub struct FrameMap {
     pub package: String,
     /// The patched method's name as a JVM frame shows it (`<init>` for a constructor).
     pub method: String,
+    /// The compiled classes' line tables already carry the patched files' lines
+    /// (`plain_line`, written by `compile`): frames need no line mapped.
+    pub rewritten: bool,
 }
 
 /// 1-based line of a byte offset, given the sorted byte offsets where lines start.
@@ -69,7 +72,9 @@ impl Layout<'_> {
         line_starts(woven)
             .into_iter()
             .map(|b| {
-                if b < self.target.start {
+                if let Some((p, r)) = self.statements.iter().find(|(_, r)| r.contains(&b)) {
+                    Origin::Patch(*p, woven[r.start..b].matches('\n').count())
+                } else if b < self.target.start {
                     Origin::Before(orig(b))
                 } else if b < self.stub_end {
                     Origin::Site
@@ -92,6 +97,9 @@ impl Layout<'_> {
 impl FrameMap {
     /// The line in the file patched with `patch` that woven line `line` stands for.
     pub fn line(&self, patch: usize, line: usize) -> Option<usize> {
+        if self.rewritten {
+            return Some(line);
+        }
         let delta = self
             .deltas
             .iter()
@@ -103,6 +111,31 @@ impl FrameMap {
             Origin::Site => self.site_line,
             Origin::Patch(p, k) if p == patch => self.site_line + k,
             Origin::Patch(..) => self.site_line,
+        })
+    }
+
+    /// The one line shift every woven patch gives the lines after the location, when they share
+    /// it (`None` when two patches change the number of lines differently: no single line table
+    /// can then be every patched file's).
+    pub fn common_delta(&self) -> Option<isize> {
+        let first = self.deltas.first().map_or(0, |&(_, d)| d);
+        self.deltas
+            .iter()
+            .all(|&(_, d)| d == first)
+            .then_some(first)
+    }
+
+    /// The class-file line for woven line `line` when every woven patch shares the line shift
+    /// (`common_delta`): each patch's own lines as its patched file's, the lines around the
+    /// location as every patched file's; what a `LineNumberTable` rewrite
+    /// (`bytecode::lines::rewrite`) gives a woven class so that its frames carry plain's lines.
+    pub fn plain_line(&self, line: usize) -> Option<usize> {
+        let delta = self.common_delta()?;
+        Some(match *self.origins.get(line.checked_sub(1)?)? {
+            Origin::Before(l) => l,
+            Origin::After(l) => (l as isize + delta).max(1) as usize,
+            Origin::Site => self.site_line,
+            Origin::Patch(_, k) => self.site_line + k,
         })
     }
 

@@ -96,6 +96,9 @@ pub struct Plan {
     mentions: Vec<Mentions>,
     /// Per patch: why it cannot be woven (it is then validated on its own), or `None`.
     pub excluded: Vec<Option<String>>,
+    /// Per patch: why it runs inline in the enclosing method, as written, rather than in a
+    /// generated method of its own (it could see that method on the stack), or `None`.
+    pub inline: Vec<Option<String>>,
     /// Per patch, once `enable_tree` ran: the fields it may assign when it can go through the
     /// state-transition tree, or why it runs sequentially.
     pub tree: Vec<Result<Vec<eligible::Field>, eligible::Sequential>>,
@@ -191,7 +194,9 @@ pub fn plan(src: &str, range: Range<usize>, patches: &[String]) -> Result<Plan, 
         .map(|n| src[n.byte_range()].to_string())
         .unwrap_or_default();
     let tree = vec![Err(eligible::Sequential::DedupOff); patches.len()];
+    let inline = vec![None; patches.len()];
     Ok(Plan {
+        inline,
         src: src.to_string(),
         site,
         statements,
@@ -347,9 +352,9 @@ fn braceless_exclusion(
 }
 
 impl Plan {
-    /// Leaves out of the schemata every patch that could see its isolation unit on the call
-    /// stack (`stack.rs`); call before `enable_tree`.
-    pub fn exclude_stack_exposed(&mut self, oracle: &dyn stack::StackOracle) {
+    /// Runs inline in the enclosing method, as written, every patch that could see a generated
+    /// isolation unit on the call stack (`stack.rs`); call before `enable_tree`.
+    pub fn inline_stack_exposed(&mut self, oracle: &dyn stack::StackOracle) {
         let tree = parser().parse(&self.src, None);
         let fields = tree
             .as_ref()
@@ -360,10 +365,19 @@ impl Plan {
             .and_then(|t| self.enclosing_class(t.root_node()));
         for (i, stmt) in self.statements.iter().enumerate() {
             if self.excluded[i].is_none() {
-                self.excluded[i] =
+                // Inline, its frames are plain's, and its lines too once the class's line table
+                // is rewritten (`FrameMap::plain_line`, which needs every patch of its group to
+                // shift the lines after the location alike: `line_delta`).
+                self.inline[i] =
                     stack::stack_exposure(stmt, &self.site, &fields, class_name.as_deref(), oracle);
             }
         }
+    }
+
+    /// Lines patch `i` adds to the file (negative: removes) in place of the location's statement.
+    pub fn line_delta(&self, i: usize) -> isize {
+        let lines = |s: &str| s.matches('\n').count() as isize;
+        lines(&self.statements[i]) - lines(&self.src[self.site.target.clone()])
     }
 
     /// The simple name of the class declaring the location's method (`None` in an anonymous
@@ -390,9 +404,10 @@ impl Plan {
             .as_ref()
             .is_some_and(|c| !self.site.locals.iter().any(|l| &l.name == c));
         for i in 0..self.statements.len() {
-            self.tree[i] = match &self.excluded[i] {
-                Some(why) => Err(eligible::Sequential::NotWoven(why.clone())),
-                None => eligible::check(
+            self.tree[i] = match (&self.excluded[i], &self.inline[i]) {
+                (Some(why), _) => Err(eligible::Sequential::NotWoven(why.clone())),
+                (None, Some(why)) => Err(eligible::Sequential::Inline(why.clone())),
+                (None, None) => eligible::check(
                     &self.statements[i],
                     &self.site,
                     &fields,
@@ -445,6 +460,7 @@ impl Plan {
                 statement: &self.statements[i],
                 mentions: &self.mentions[i],
                 tree: self.tree[i].as_deref().ok(),
+                inline: self.inline[i].is_some(),
             })
             .collect();
         let outs = emit::outs(&self.site, &woven);
@@ -459,21 +475,32 @@ impl Plan {
         );
         let mut text = String::with_capacity(self.src.len() * 2);
         text.push_str(&self.src[..site.target.start]);
+        let stub_at = text.len();
         text.push_str(&stub);
         let stub_end = text.len();
+        let mut spans = Vec::new();
+        let mut statements = Vec::new();
+        for p in woven.iter().filter(|p| p.inline) {
+            let head = format!("if (__pv_in == {}) {{\n", p.index);
+            if let Some(at) = stub.find(&head) {
+                let at = stub_at + at + head.len();
+                statements.push((p.index, at..at + p.statement.len()));
+                spans.push((p.index, UnitKind::Patch, at..at + p.statement.len()));
+            }
+        }
         text.push_str(&self.src[site.target.end..site.method.end]);
         text.push('\n');
         let generated = text.len();
-        let mut spans = Vec::new();
-        let mut statements = Vec::new();
         for p in &woven {
-            let start = text.len();
-            text.push_str(&emit::patch_method(site, p, &outs));
-            if let Some(at) = text[start..].find(p.statement) {
-                let at = start + at;
-                statements.push((p.index, at..at + p.statement.len()));
+            if !p.inline {
+                let start = text.len();
+                text.push_str(&emit::patch_method(site, p, &outs));
+                if let Some(at) = text[start..].find(p.statement) {
+                    let at = start + at;
+                    statements.push((p.index, at..at + p.statement.len()));
+                }
+                spans.push((p.index, UnitKind::Patch, start..text.len()));
             }
-            spans.push((p.index, UnitKind::Patch, start..text.len()));
             if with_context {
                 let start = text.len();
                 text.push_str(&emit::context_copy(&self.src, site, p.index, p.statement));
@@ -504,17 +531,10 @@ impl Plan {
             tail,
             statements,
         };
-        let target_lines = self.src[site.target.clone()].matches('\n').count() as isize;
         let frames = frames::FrameMap {
             origins: layout.origins(&text),
             site_line: frames::line_at(&frames::line_starts(&self.src), site.target.start),
-            deltas: include
-                .iter()
-                .map(|&i| {
-                    let lines = self.statements[i].matches('\n').count() as isize;
-                    (i, lines - target_lines)
-                })
-                .collect(),
+            deltas: include.iter().map(|&i| (i, self.line_delta(i))).collect(),
             file_name: String::new(),
             package: self.package.clone(),
             method: if site.is_constructor {
@@ -522,6 +542,7 @@ impl Plan {
             } else {
                 site.name.clone()
             },
+            rewritten: false,
         };
         Ok(Woven {
             text,

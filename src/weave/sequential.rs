@@ -12,6 +12,9 @@ pub enum Sequential {
     /// The patch is not woven at all (why, as `Plan::excluded` says).
     #[error("not woven: {0}")]
     NotWoven(String),
+    /// It runs inline in the enclosing method (`Plan::inline`), never through the tree.
+    #[error("it runs inline: {0}")]
+    Inline(String),
     #[error("does not parse")]
     DoesNotParse,
     #[error("it holds a loop")]

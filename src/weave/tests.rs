@@ -424,3 +424,63 @@ fn a_top_level_local_declaration_is_told_apart() {
         "for (int i = 0; i < 2; i++) count++;"
     ));
 }
+
+#[test]
+fn a_class_line_table_for_patches_that_shift_lines_alike() {
+    // Two one-line patches: every line after the location is where the original has it, and each
+    // patch's line is the location's, so one line table is both patched files'.
+    let plan = plan_for("total += v;", &["total += v + 1;", "total += 2 * v;"]);
+    let w = plan.weave(&[0, 1], false, false, 0).unwrap();
+    let line_of =
+        |text: &str, needle: &str| text[..text.find(needle).unwrap()].matches('\n').count() + 1;
+    let site = line_of(CALC, "total += v;");
+    assert_eq!(w.frames.common_delta(), Some(0));
+    assert_eq!(w.frames.plain_line(8), Some(8));
+    assert_eq!(
+        w.frames.plain_line(line_of(&w.text, "return total;")),
+        Some(line_of(CALC, "return total;"))
+    );
+    assert_eq!(
+        w.frames.plain_line(line_of(&w.text, "total += 2 * v;")),
+        Some(site)
+    );
+    // A patch that adds lines shifts what follows differently: no single table.
+    let plan = plan_for(
+        "total += v;",
+        &["total += v + 1;", "total += v;\n        total--;"],
+    );
+    let w = plan.weave(&[0, 1], false, false, 0).unwrap();
+    assert_eq!(w.frames.common_delta(), None);
+    assert_eq!(w.frames.plain_line(8), None);
+}
+
+#[test]
+fn an_inline_patch_runs_in_the_enclosing_method_as_written() {
+    let mut plan = plan_for(
+        "total += v;",
+        &[
+            "total += v + 1;",
+            "total += new Throwable().getStackTrace().length;",
+        ],
+    );
+    plan.inline[1] = Some("it reads the stack".into());
+    let w = plan.weave(&[0, 1], true, false, 0).unwrap();
+    assert!(javac_errors(&w).is_empty(), "{}", w.text);
+    let unit = format!("{}1(", crate::protocol::woven::UNIT_PREFIX);
+    assert!(
+        !w.text.contains(&unit),
+        "no generated method for it:\n{}",
+        w.text
+    );
+    let head = "if (__pv_in == 1) {\ntotal += new Throwable().getStackTrace().length;\n";
+    assert!(w.text.contains(head), "{}", w.text);
+    // Its line is the location's, in the woven method, and a compile error there is its own.
+    let line_of =
+        |text: &str, needle: &str| text[..text.find(needle).unwrap()].matches('\n').count() + 1;
+    let at = line_of(&w.text, "total += new Throwable()");
+    assert_eq!(w.frames.plain_line(at), Some(line_of(CALC, "total += v;")));
+    assert_eq!(
+        w.unit_at(at).map(|u| (u.patch, u.kind)),
+        Some((1, UnitKind::Patch))
+    );
+}

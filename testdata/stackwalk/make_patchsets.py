@@ -35,8 +35,37 @@ CHARGE = [
     ("cost = units * 3", "C"),
 ]
 
+# A frame's line (`StackFrame.getLineNumber`, `StackTraceElement.getLineNumber`): the test wants
+# `mark();`'s line of the unpatched file. In the patch's text (an inline patch's lines are the
+# plainly patched file's, its first at the location's line), and after the location, where a
+# patch adding a line moves `mark();` one line down. A woven class whose line table is not
+# plain's shows the woven file's lines there, whichever patch runs.
+BILL = [
+    ("cost = units * 2;", "s"),
+    ("cost = units * 2; mark();", "s"),
+    ("cost = units * 2;\n        cost += 0;", "F"),
+    ("cost = units * 2 + 0;", "s"),
+    ("cost = units * 3;", "F"),
+    ("cost = units * 2;\n        mark();\n        cost += 0;", "F"),
+]
+
+MARK = [
+    ("mark();", "s"),
+    ("mark(); cost += 0;", "s"),
+    ("mark();\n        cost += 0;", "s"),
+    ("cost += 0;\n        mark();", "F"),
+    (";", "F"),
+    ("if (units > 0) mark();", "s"),
+    ("if (units > 0) {\n            mark();\n        }", "F"),
+    ("markedAt = new Throwable().getStackTrace()[0].getLineNumber();", "s"),
+    ("markedAt = new Throwable().getStackTrace()[1].getLineNumber();", "F"),
+    ("mark()", "C"),
+]
+
 SETS = [
     ("charge", PKG + "Meter.java", "public static int charge(", "cost = units * 3;", 0, CHARGE),
+    ("bill", PKG + "Meter.java", "public static int bill(", "cost = units * 2;", 0, BILL),
+    ("mark", PKG + "Meter.java", "public static int bill(", "mark();", 0, MARK),
 ]
 
 

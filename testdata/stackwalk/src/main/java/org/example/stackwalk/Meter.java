@@ -22,6 +22,26 @@ public class Meter {
             .count());
     }
 
+    /** The line of the innermost frame of this class that is not {@link #mark()}'s (0: none). */
+    public static int markedAt;
+
+    /** Records in {@link #markedAt} the line of this class's code that called it. */
+    public static void mark() {
+        markedAt = StackWalker.getInstance().walk(frames -> frames
+            .filter(f -> f.getClassName().equals(Meter.class.getName()))
+            .filter(f -> !f.getMethodName().equals("mark") && !f.getMethodName().startsWith("lambda$"))
+            .map(StackWalker.StackFrame::getLineNumber)
+            .findFirst()
+            .orElse(0));
+    }
+
+    public static int bill(int units) {
+        int cost;
+        cost = units * 2;
+        mark();
+        return cost;
+    }
+
     public static int charge(int units) {
         int cost;
         cost = units * 3;

@@ -13,4 +13,14 @@ public class MeterTest {
             assertEquals("charge", Meter.notedIn);
         }
     }
+
+    /** The line of `mark();` in {@link Meter#bill}, as the unpatched file has it. */
+    private static final int MARK_LINE = 41;
+
+    @Test
+    public void billsTwoPerUnitAndMarksTheLine() {
+        Meter.markedAt = 0;
+        assertEquals(20, Meter.bill(10));
+        assertEquals(MARK_LINE, Meter.markedAt);
+    }
 }

@@ -1,0 +1,3 @@
+if (__pv_in < {{middle}}) {
+{{low}}} else {
+{{high}}}
