@@ -79,10 +79,13 @@ fn soundness_fixture_default_equals_no_dedup_equals_plain_equals_expected() {
         why.iter().all(|(_, w)| w.contains("overflowed the stack")),
         "{why:?}"
     );
-    // Dependency-based equivalence: the five patches of `dead_local` whose changes differ only
-    // in `last`, which nothing reads after the location, are one class on the test that reaches
+    // Dependency-based equivalence: the patches of `dead_local` whose changes differ only in
+    // `last`, which nothing reads after the location, are one class on the test that reaches
     // it; `w = ""` (read in the catch block) is not in it. In `dead_local_read` a patch reads
-    // `last` at the loop's next visit, and the verdicts above show it kept apart.
+    // `last` at the loop's next visit, and the verdicts above show it kept apart. Patch 0
+    // (`n++;`) is one line shorter than 1-4: this project reads the stack (`Audit`), so the
+    // line after the location may reach an outcome and it is compiled apart (issue 65), in a
+    // class of its own.
     let class_on = |set: &str, test: &str| -> Vec<(u64, Option<u64>)> {
         details_of(&work, set)
             .into_iter()
@@ -98,11 +101,11 @@ fn soundness_fixture_default_equals_no_dedup_equals_plain_equals_expected() {
     };
     let runs = class_on("dead_local.json", "#numbersAndPenalties");
     let alike = |p: u64| runs.iter().find(|(q, _)| *q == p).unwrap().1;
-    assert!(alike(0).is_some(), "{runs:?}");
-    for p in 1..=4 {
-        assert_eq!(alike(p), alike(0), "patch {p}: {runs:?}");
+    assert!(alike(0).is_some() && alike(1).is_some(), "{runs:?}");
+    for p in 2..=4 {
+        assert_eq!(alike(p), alike(1), "patch {p}: {runs:?}");
     }
-    assert_ne!(alike(7), alike(0), "{runs:?}");
+    assert_ne!(alike(7), alike(1), "{runs:?}");
     // Statements around a whole declaration are woven on the split declaration, but not those
     // naming the variable before it (the field `fee` there); `scale()` of `Ledger` reads no
     // stack though `Probe.scale()` does, `rate()` may through a test subclass's override: those

@@ -68,6 +68,12 @@ pub struct Purity {
     /// (their object callbacks and overrides of JDK methods, `handed.rs`) may read the call
     /// stack. `false` in a work dir written before it was kept.
     stack_held: bool,
+    /// Whether no method of the project's own classes (main and test classes, not the
+    /// dependencies) may read the call stack or keep a throwable: then no test's outcome can
+    /// depend on the line numbers of a woven class's frames (a test framework's own reads only
+    /// report a failure), and a group may mix patches that shift the lines after the location
+    /// differently. `false` in a work dir written before it was kept.
+    frames_unread: bool,
     /// `(name, arity)` of every class-path method that may return a throwable made under its
     /// call, unthrown (a factory, `stack::fresh`), sorted: a patch that keeps its result keeps a
     /// stack trace showing the patch's isolation unit.
@@ -132,7 +138,26 @@ pub fn scan_with_jdk(
     class_path: &[PathBuf],
     jdk_types: &Supertypes,
 ) -> Result<Purity, PurityError> {
-    Ok(analyse(&classfile::read_class_path(class_path)?, jdk_types))
+    scan_project(class_path, &[], jdk_types)
+}
+
+/// [`scan_with_jdk`] with the class path split into the project's own classes (`project`: the
+/// main and test class directories) and its `dependencies`, which only
+/// [`Purity::frames_unread`] tells apart.
+pub fn scan_project(
+    project: &[PathBuf],
+    dependencies: &[PathBuf],
+    jdk_types: &Supertypes,
+) -> Result<Purity, PurityError> {
+    let mut classes = classfile::read_class_path(project)?;
+    let own = classes.len();
+    let names: HashSet<String> = classes.iter().map(|c| c.name.clone()).collect();
+    classes.extend(
+        classfile::read_class_path(dependencies)?
+            .into_iter()
+            .filter(|c| !names.contains(&c.name)),
+    );
+    Ok(analyse(&classes, own, jdk_types))
 }
 
 /// Whether a class outside the class path is a JDK class.
@@ -445,7 +470,8 @@ fn arity16(descriptor: &str) -> u16 {
 /// The greatest fixed point: every method is pure unless it changes state itself, may
 /// initialise a class whose initialiser has an effect, has no body (and is not allowlisted),
 /// or depends on an impure method.
-fn analyse(classes: &[ClassFile], jdk_types: &Supertypes) -> Purity {
+/// `classes[..own]` are the project's own.
+fn analyse(classes: &[ClassFile], own: usize, jdk_types: &Supertypes) -> Purity {
     let mut g = Graph::new(classes);
     let init_safe = init::init_safety(&g);
     let total = g.methods + 4;
@@ -528,6 +554,8 @@ fn analyse(classes: &[ClassFile], jdk_types: &Supertypes) -> Purity {
     [p.hand_free, p.hand_free_made] = summary::summarise_handed(&g, &readers);
     p.stack_callbacks = readers[g.callbacks()];
     p.stack_held = readers[g.held()];
+    p.frames_unread =
+        !(0..g.first.get(own).copied().unwrap_or(g.methods)).any(|node| readers[node]);
     p.stack_fn_callbacks = readers[g.fn_callbacks()];
     p
 }

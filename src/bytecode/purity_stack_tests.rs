@@ -321,3 +321,44 @@ fn a_handed_object_hands_nothing_when_no_override_of_its_type_reads_the_stack() 
         "without the JDK's classes, none"
     );
 }
+
+const DOUBLER: &str = r#"package m;
+public class Doubler {
+    public static int twice(int x) { if (x < 0) throw new IllegalArgumentException("neg"); return 2 * x; }
+}
+"#;
+
+const PRINTS_TRACE: &str = r#"package t;
+public class PrintsTrace {
+    String trace() {
+        try { m.Doubler.twice(-1); return ""; } catch (IllegalArgumentException e) {
+            java.io.StringWriter w = new java.io.StringWriter();
+            e.printStackTrace(new java.io.PrintWriter(w));
+            return w.toString();
+        }
+    }
+}
+"#;
+
+#[test]
+fn frames_are_unread_only_where_no_project_method_reads_the_stack() {
+    let (dir, _, _) = main_and_tests(
+        &[("Doubler.java", DOUBLER)],
+        &[("PrintsTrace.java", PRINTS_TRACE)],
+    );
+    let (classes, tests) = (dir.path().join("classes"), dir.path().join("test-classes"));
+    let jdk = jdk_types();
+    let scan = |own: &[std::path::PathBuf], deps: &[std::path::PathBuf]| {
+        super::scan_project(own, deps, &jdk)
+            .unwrap()
+            .frames_unread()
+    };
+    assert!(scan(std::slice::from_ref(&classes), &[]));
+    // A test that prints a caught exception's trace into a string reads its frames' lines.
+    assert!(!scan(&[classes.clone(), tests.clone()], &[]));
+    // The same class as a dependency's (a test framework's own reads report a failure).
+    assert!(scan(
+        std::slice::from_ref(&classes),
+        std::slice::from_ref(&tests)
+    ));
+}

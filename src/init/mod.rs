@@ -99,12 +99,18 @@ pub fn init(
     compile(wd, &project, &tools)?;
     // Every class a test run can load: a test class may override a main method or run a mock
     // library that generates subclasses (docs/deduplication.md).
-    let mut scanned = vec![wd.classes(), wd.test_classes()];
-    scanned.extend(project.classpath.iter().cloned());
-    let purity = crate::bytecode::purity::scan_with_jdk(&scanned, &jdk_types(&tools.java_home))
+    let own = [wd.classes(), wd.test_classes()];
+    let jdk = jdk_types(&tools.java_home);
+    let purity = crate::bytecode::purity::scan_project(&own, &project.classpath, &jdk)
         .map_err(|e| InitError::Purity(wd.classes(), e))?;
     let (pure, impure) = purity.summary();
-    tracing::info!("purity scan: {pure} pure and {impure} impure methods");
+    tracing::info!(
+        "purity scan: {pure} pure and {impure} impure methods; {}",
+        match purity.frames_unread() {
+            true => "no project method reads the stack or keeps a throwable",
+            false => "a project method may read the stack or keep a throwable",
+        }
+    );
     let left_out: Vec<(String, String)> = project
         .test_sources()
         .1

@@ -372,7 +372,12 @@ fn woven(
         return;
     }
     let mut size = group_size(plan, &weavable);
-    let mut groups: VecDeque<Vec<usize>> = by_line_delta(plan, &weavable)
+    let lines_read = !ctx.state.purity.frames_unread() || plan.inline.iter().any(Option::is_some);
+    let classes = |patches: &[usize]| match lines_read {
+        true => by_line_delta(plan, patches),
+        false => vec![patches.to_vec()],
+    };
+    let mut groups: VecDeque<Vec<usize>> = classes(&weavable)
         .iter()
         .flat_map(|class| chunks(class, size, weight))
         .collect();
@@ -417,7 +422,7 @@ fn woven(
                 .copied()
                 .chain(groups.drain(..).flatten())
                 .collect();
-            groups = by_line_delta(plan, &rest)
+            groups = classes(&rest)
                 .iter()
                 .flat_map(|class| chunks(class, size, weight))
                 .collect();
@@ -430,7 +435,10 @@ fn woven(
 /// ([`weave::Plan::line_delta`]), in order of first appearance: one line table is then every
 /// patched file's of a group (`FrameMap::plain_line`), so the woven class's frames carry plain's
 /// lines, at the patch (an inline patch reading the stack) and after the location (a later
-/// statement's stack trace or logger, whichever patch ran before it).
+/// statement's stack trace or logger, whichever patch ran before it). Only where a frame's line
+/// may reach a test's outcome: an inline patch in the set, or a project method that may read the
+/// stack or keep a throwable (`Purity::frames_unread`); elsewhere a group mixes deltas, its line
+/// table is rewritten only when they agree, and dedup's classes span them.
 fn by_line_delta(plan: &weave::Plan, patches: &[usize]) -> Vec<Vec<usize>> {
     let mut classes: Vec<(isize, Vec<usize>)> = Vec::new();
     for &i in patches {

@@ -223,6 +223,12 @@ impl Purity {
         !ty.contains(['<', '[', '.']) && list.binary_search_by(|n| n.as_str().cmp(ty)).is_ok()
     }
 
+    /// Whether no test's outcome can depend on the line numbers of the project's frames
+    /// (`frames_unread` in `Purity`).
+    pub fn frames_unread(&self) -> bool {
+        self.frames_unread
+    }
+
     /// A purity whose handed objects may read the stack, with these class-path class names
     /// (tests of the patch-level rule).
     #[cfg(test)]
