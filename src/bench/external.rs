@@ -8,6 +8,68 @@ use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+/// What is wrong with an `--external NAME=COMMAND` argument.
+#[derive(Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SpecError {
+    #[error("`{0}`: expected NAME=COMMAND")]
+    NoName(String),
+    #[error("`{0}`: a technique name is letters, digits, `-` and `_`")]
+    BadName(String),
+    #[error("`{0}` is a built-in technique's name")]
+    BuiltIn(String),
+    #[error("`{0}`: the command must name the set, `{{set}}`")]
+    NoSet(String),
+}
+
+/// What is wrong with the result line an external validator printed for a set.
+#[derive(Debug, PartialEq, Eq, thiserror::Error)]
+pub enum OutputError {
+    #[error("its output has no JSON line with a `succlist` (ExpressAPR's result line)")]
+    NoResultLine,
+    #[error("`succlist` {letters:?} has `{bad}`, not a verdict (s, F, C, T, E)")]
+    NotAVerdict { letters: String, bad: char },
+    #[error("`succlist` {letters:?} has {found} verdicts for {patches} patches")]
+    Count {
+        letters: String,
+        found: usize,
+        patches: usize,
+    },
+}
+
+/// Why an external validator's row could not be measured.
+#[derive(Debug, thiserror::Error)]
+pub enum ExternalError {
+    #[error("{name}: the bug's work dir: {source}")]
+    WorkDir {
+        name: String,
+        source: crate::workdir::WorkDirError,
+    },
+    #[error("{path}: {source}")]
+    Log {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{name}: sh: {source}")]
+    Shell {
+        name: String,
+        source: std::io::Error,
+    },
+    #[error("{name}: `{line}` on {set}: {status} (its standard error: {log})")]
+    Failed {
+        name: String,
+        line: String,
+        set: String,
+        status: std::process::ExitStatus,
+        log: PathBuf,
+    },
+    #[error("{name}: on {set}: {source}")]
+    Output {
+        name: String,
+        set: String,
+        source: OutputError,
+    },
+}
+
 /// `NAME=COMMAND` of `bench --external`: the row's technique name and the command, in which
 /// `{set}`, `{work}` and `{project}` stand for the set file, the bug's work dir and its project
 /// (each replaced by a shell-quoted absolute path).
@@ -18,29 +80,25 @@ pub struct External {
 }
 
 impl std::str::FromStr for External {
-    type Err = String;
+    type Err = SpecError;
 
-    fn from_str(s: &str) -> Result<External, String> {
+    fn from_str(s: &str) -> Result<External, SpecError> {
         let (name, command) = s
             .split_once('=')
-            .ok_or_else(|| format!("`{s}`: expected NAME=COMMAND"))?;
+            .ok_or_else(|| SpecError::NoName(s.to_string()))?;
         let name = name.trim();
         if name.is_empty()
             || !name
                 .chars()
                 .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
         {
-            return Err(format!(
-                "`{name}`: a technique name is letters, digits, `-` and `_`"
-            ));
+            return Err(SpecError::BadName(name.to_string()));
         }
         if super::measure::TECHNIQUES.contains(&name) {
-            return Err(format!("`{name}` is a built-in technique's name"));
+            return Err(SpecError::BuiltIn(name.to_string()));
         }
         if !command.contains("{set}") {
-            return Err(format!(
-                "`{command}`: the command must name the set, `{{set}}`"
-            ));
+            return Err(SpecError::NoSet(command.to_string()));
         }
         Ok(External {
             name: name.to_string(),
@@ -77,24 +135,23 @@ pub struct SetOutput {
 
 /// The last line of `stdout` that is a JSON object with a `succlist`, checked against the set's
 /// `patches` (one verdict letter each: s, F, C, T or E).
-pub fn parse_output(stdout: &str, patches: usize) -> Result<SetOutput, String> {
+pub fn parse_output(stdout: &str, patches: usize) -> Result<SetOutput, OutputError> {
     let line = stdout
         .lines()
         .rev()
         .filter_map(|l| serde_json::from_str::<serde_json::Value>(l.trim()).ok())
         .find(|v| v.get("succlist").is_some_and(|s| s.is_string()))
-        .ok_or("its output has no JSON line with a `succlist` (ExpressAPR's result line)")?;
+        .ok_or(OutputError::NoResultLine)?;
     let letters = line["succlist"].as_str().unwrap_or_default().to_string();
     if let Some(bad) = letters.chars().find(|c| !"sFCTE".contains(*c)) {
-        return Err(format!(
-            "`succlist` {letters:?} has `{bad}`, not a verdict (s, F, C, T, E)"
-        ));
+        return Err(OutputError::NotAVerdict { letters, bad });
     }
     if letters.chars().count() != patches {
-        return Err(format!(
-            "`succlist` {letters:?} has {} verdicts for {patches} patches",
-            letters.chars().count()
-        ));
+        return Err(OutputError::Count {
+            found: letters.chars().count(),
+            letters,
+            patches,
+        });
     }
     let extra = &line["extra"];
     Ok(SetOutput {
@@ -115,17 +172,23 @@ pub fn measure(
     jobs: usize,
     sets: &[PathBuf],
     log: &Path,
-) -> Result<Option<Row>, String> {
+) -> Result<Option<Row>, ExternalError> {
     let project = wd
         .load()
         .map(|s| s.project.root)
-        .map_err(|err| err.to_string())?;
+        .map_err(|source| ExternalError::WorkDir {
+            name: e.name.clone(),
+            source,
+        })?;
     let log_file = || {
         std::fs::OpenOptions::new()
             .create(true)
             .append(true)
             .open(log)
-            .map_err(|err| format!("{}: {err}", log.display()))
+            .map_err(|source| ExternalError::Log {
+                path: log.to_path_buf(),
+                source,
+            })
     };
     let mut row = Row::new(bug, &e.name, jobs);
     let (cpu, started) = (cpu_seconds(), Instant::now());
@@ -149,21 +212,31 @@ pub fn measure(
             .stdin(std::process::Stdio::null())
             .stderr(log_file()?)
             .output()
-            .map_err(|err| format!("{}: sh: {err}", e.name))?;
+            .map_err(|source| ExternalError::Shell {
+                name: e.name.clone(),
+                source,
+            })?;
         let name = set.file_name().unwrap_or_default().to_string_lossy();
         if crate::stop::requested() {
             return Ok(None);
         }
         if !output.status.success() {
-            return Err(format!(
-                "{}: `{line}` on {name}: {} (its standard error: {})",
-                e.name,
-                output.status,
-                log.display()
-            ));
+            return Err(ExternalError::Failed {
+                name: e.name.clone(),
+                line,
+                set: name.into_owned(),
+                status: output.status,
+                log: log.to_path_buf(),
+            });
         }
-        let out = parse_output(&String::from_utf8_lossy(&output.stdout), patches)
-            .map_err(|why| format!("{}: on {name}: {why}", e.name))?;
+        let out =
+            parse_output(&String::from_utf8_lossy(&output.stdout), patches).map_err(|source| {
+                ExternalError::Output {
+                    name: e.name.clone(),
+                    set: name.to_string(),
+                    source,
+                }
+            })?;
         if out.letters.contains('s') && row.first_plausible_seconds.is_none() {
             row.first_plausible_seconds = Some(started.elapsed().as_secs_f64());
         }
@@ -194,10 +267,15 @@ mod tests {
     fn names_and_commands_are_checked() {
         let e: External = "expapr=python3 cli.py -i {set} -w {work}".parse().unwrap();
         assert_eq!(e.name, "expapr");
-        assert!("plain=x {set}".parse::<External>().is_err());
-        assert!("no command".parse::<External>().is_err());
-        assert!("a b=x {set}".parse::<External>().is_err());
-        assert!("ext=run it".parse::<External>().is_err(), "no {{set}}");
+        let err = |s: &str| s.parse::<External>().unwrap_err();
+        assert_eq!(err("plain=x {set}"), SpecError::BuiltIn("plain".into()));
+        assert_eq!(err("no command"), SpecError::NoName("no command".into()));
+        assert_eq!(err("a b=x {set}"), SpecError::BadName("a b".into()));
+        assert_eq!(err("ext=run it"), SpecError::NoSet("run it".into()));
+        assert_eq!(
+            err("ext=run it").to_string(),
+            "`run it`: the command must name the set, `{set}`"
+        );
     }
 
     #[test]
@@ -223,12 +301,20 @@ mod tests {
                 compile_seconds: 1.5
             }
         );
-        assert!(parse_output(out, 4)
-            .unwrap_err()
-            .contains("3 verdicts for 4"));
-        assert!(parse_output("{\"succlist\":\"sX\"}", 2)
-            .unwrap_err()
-            .contains("`X`"));
-        assert!(parse_output("nothing", 1).unwrap_err().contains("succlist"));
+        assert_eq!(
+            parse_output(out, 4).unwrap_err().to_string(),
+            "`succlist` \"sFC\" has 3 verdicts for 4 patches"
+        );
+        assert_eq!(
+            parse_output("{\"succlist\":\"sX\"}", 2).unwrap_err(),
+            OutputError::NotAVerdict {
+                letters: "sX".into(),
+                bad: 'X'
+            }
+        );
+        assert_eq!(
+            parse_output("nothing", 1).unwrap_err(),
+            OutputError::NoResultLine
+        );
     }
 }

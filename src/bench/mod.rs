@@ -187,7 +187,8 @@ fn one_bug(
         let measured = match config.external.iter().find(|e| &e.name == t) {
             Some(e) => {
                 let log = dir.join(format!("{t}.log"));
-                external::measure(&wd, &bug.name, e, config.jobs, &sets, &log)?
+                external::measure(&wd, &bug.name, e, config.jobs, &sets, &log)
+                    .map_err(|e| e.to_string())?
             }
             None => measure::measure(&wd, &bug.name, t, config.jobs, &sets)
                 .map_err(|e| format!("{t}: {e}"))?,

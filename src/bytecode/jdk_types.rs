@@ -10,6 +10,15 @@ use std::collections::{HashMap, HashSet};
 use std::io::Read;
 use std::path::Path;
 
+/// Why `ct.sym` could not be read (the caller logs it and goes on without the JDK's types).
+#[derive(Debug, thiserror::Error)]
+enum CtSymError {
+    #[error(transparent)]
+    Io(#[from] std::io::Error),
+    #[error("not a readable zip: {0}")]
+    Zip(#[from] zip::result::ZipError),
+}
+
 /// The JDK's types: internal class name → direct supertypes (superclass first, then
 /// interfaces), and the instance methods they declare that a subclass can override.
 #[derive(Debug, Default)]
@@ -63,9 +72,9 @@ pub fn read(java_home: &Path) -> Supertypes {
     }
 }
 
-fn read_ct_sym(path: &Path) -> Result<Supertypes, String> {
-    let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
-    let mut zip = zip::ZipArchive::new(file).map_err(|e| e.to_string())?;
+fn read_ct_sym(path: &Path) -> Result<Supertypes, CtSymError> {
+    let file = std::fs::File::open(path)?;
+    let mut zip = zip::ZipArchive::new(file)?;
     // Per class file path below the release directory: the entry of the newest release.
     let mut newest: HashMap<String, (String, usize)> = HashMap::new();
     for i in 0..zip.len() {
@@ -92,9 +101,9 @@ fn read_ct_sym(path: &Path) -> Result<Supertypes, String> {
     let mut types = Supertypes::default();
     let mut bytes = Vec::new();
     for (_, i) in newest.into_values() {
-        let mut entry = zip.by_index(i).map_err(|e| e.to_string())?;
+        let mut entry = zip.by_index(i)?;
         bytes.clear();
-        entry.read_to_end(&mut bytes).map_err(|e| e.to_string())?;
+        entry.read_to_end(&mut bytes)?;
         let Ok(c) = classfile::parse(&bytes) else {
             continue;
         };
