@@ -84,8 +84,8 @@ fn soundness_fixture_default_equals_no_dedup_equals_plain_equals_expected() {
     // it; `w = ""` (read in the catch block) is not in it. In `dead_local_read` a patch reads
     // `last` at the loop's next visit, and the verdicts above show it kept apart. Patch 0
     // (`n++;`) is one line shorter than 1-4: this project reads the stack (`Audit`), so the
-    // line after the location may reach an outcome and it is compiled apart (issue 65), in a
-    // class of its own.
+    // line after the location may reach an outcome and it is compiled apart (issue 65), alone
+    // in its group (no class).
     let class_on = |set: &str, test: &str| -> Vec<(u64, Option<u64>)> {
         details_of(&work, set)
             .into_iter()
@@ -101,7 +101,7 @@ fn soundness_fixture_default_equals_no_dedup_equals_plain_equals_expected() {
     };
     let runs = class_on("dead_local.json", "#numbersAndPenalties");
     let alike = |p: u64| runs.iter().find(|(q, _)| *q == p).unwrap().1;
-    assert!(alike(0).is_some() && alike(1).is_some(), "{runs:?}");
+    assert!(alike(1).is_some(), "{runs:?}");
     for p in 2..=4 {
         assert_eq!(alike(p), alike(1), "patch {p}: {runs:?}");
     }
