@@ -75,6 +75,50 @@ impl BenchError {
     }
 }
 
+/// Why one bug could not be benched; recorded in [`Record::failed`], and the other bugs go on.
+#[derive(Debug, thiserror::Error)]
+pub enum BugError {
+    #[error("{0}: not an initialised work dir")]
+    NotInitialised(PathBuf),
+    #[error("cannot find patchval's own executable")]
+    NoExecutable,
+    #[error("{path}: {source}")]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("init: {0}")]
+    Spawn(std::io::Error),
+    #[error("init failed ({status}; {}): {last}", log.display())]
+    Init {
+        status: std::process::ExitStatus,
+        log: PathBuf,
+        last: String,
+    },
+    #[error("generate: {0}")]
+    Generate(#[from] crate::generate::GenerateError),
+    #[error("no patch could be generated (see generate's skipped locations)")]
+    NoPatches,
+    #[error(transparent)]
+    External(#[from] external::ExternalError),
+    #[error("{technique}: {source}")]
+    Measure {
+        technique: String,
+        source: crate::core::CoreError,
+    },
+    #[error("validating disagreements again with plain: {0}")]
+    PlainAgain(crate::core::CoreError),
+    #[error(transparent)]
+    Record(#[from] BenchError),
+}
+
+fn io_at(path: &Path) -> impl Fn(std::io::Error) -> BugError + '_ {
+    move |source| BugError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
 fn out_err(path: &Path) -> impl Fn(String) -> BenchError + '_ {
     move |why| BenchError::Out {
         path: path.to_path_buf(),
@@ -114,7 +158,7 @@ pub fn bench(list: &Path, out: &Path, config: &Config) -> Result<Record, BenchEr
         }
         if let Err(why) = one_bug(bug, out, config, &techniques, &mut record) {
             tracing::warn!("bench: {}: {why}", bug.name);
-            record.failed.push((bug.name.clone(), why));
+            record.failed.push((bug.name.clone(), why.to_string()));
         }
         save(out, &record)?;
     }
@@ -129,7 +173,7 @@ fn one_bug(
     config: &Config,
     techniques: &[String],
     record: &mut Record,
-) -> Result<(), String> {
+) -> Result<(), BugError> {
     let dir = out.join(&bug.name);
     let work = match &bug.source {
         Source::WorkDir(w) => w.clone(),
@@ -137,7 +181,7 @@ fn one_bug(
     };
     if !work.join("state.json").is_file() {
         let Source::Init { kind, path } = &bug.source else {
-            return Err(format!("{}: not an initialised work dir", work.display()));
+            return Err(BugError::NotInitialised(work.clone()));
         };
         init(kind, path, &work, &dir.join("init.log"))?;
     }
@@ -160,7 +204,7 @@ fn one_bug(
             order: config.order,
             max_pairs: config.max_pairs,
         };
-        let g = crate::generate::generate(&wd, &args).map_err(|e| format!("generate: {e}"))?;
+        let g = crate::generate::generate(&wd, &args)?;
         tracing::info!(
             "bench: {}: {} patches in {} sets",
             bug.name,
@@ -170,13 +214,13 @@ fn one_bug(
         record.generated.push((bug.name.clone(), config.clone()));
     }
     let mut sets: Vec<PathBuf> = std::fs::read_dir(&sets_dir)
-        .map_err(|e| format!("{}: {e}", sets_dir.display()))?
+        .map_err(io_at(&sets_dir))?
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x == "json"))
         .collect();
     sets.sort();
     if sets.is_empty() {
-        return Err("no patch could be generated (see generate's skipped locations)".into());
+        return Err(BugError::NoPatches);
     }
     for t in techniques {
         let done = |r: &Row| r.bug == bug.name && &r.technique == t && r.jobs == config.jobs;
@@ -187,11 +231,14 @@ fn one_bug(
         let measured = match config.external.iter().find(|e| &e.name == t) {
             Some(e) => {
                 let log = dir.join(format!("{t}.log"));
-                external::measure(&wd, &bug.name, e, config.jobs, &sets, &log)
-                    .map_err(|e| e.to_string())?
+                external::measure(&wd, &bug.name, e, config.jobs, &sets, &log)?
             }
-            None => measure::measure(&wd, &bug.name, t, config.jobs, &sets)
-                .map_err(|e| format!("{t}: {e}"))?,
+            None => measure::measure(&wd, &bug.name, t, config.jobs, &sets).map_err(|source| {
+                BugError::Measure {
+                    technique: t.clone(),
+                    source,
+                }
+            })?,
         };
         let Some(mut row) = measured else {
             record.interrupted = true;
@@ -208,7 +255,7 @@ fn one_bug(
             }
         }
         record.rows.push(row);
-        save(out, record).map_err(|e| e.to_string())?;
+        save(out, record)?;
     }
     Ok(())
 }
@@ -223,7 +270,7 @@ fn plain_again(
     row: &mut Row,
     differing: &[(String, usize, char, char)],
     jobs: usize,
-) -> Result<(), String> {
+) -> Result<(), BugError> {
     use crate::core::recheck::{judge, plain_again, PLAIN_AGAIN};
     use crate::model::{Outcome, Phase, Verdict};
     let mut by_set: std::collections::BTreeMap<&str, Vec<(usize, char, char)>> = Default::default();
@@ -239,8 +286,8 @@ fn plain_again(
             continue;
         };
         let indices: Vec<usize> = patches.iter().map(|p| p.0).collect();
-        let again = plain_again(wd, &set, &indices, PLAIN_AGAIN, jobs)
-            .map_err(|e| format!("validating disagreements again with plain: {e}"))?;
+        let again =
+            plain_again(wd, &set, &indices, PLAIN_AGAIN, jobs).map_err(BugError::PlainAgain)?;
         for ((patch, mine, theirs), again) in patches.into_iter().zip(again) {
             let (Some(mine), Some(theirs)) =
                 (Verdict::from_letter(mine), Verdict::from_letter(theirs))
@@ -269,14 +316,11 @@ fn generation(c: &Config) -> (usize, usize, usize, Formula, usize, usize) {
 }
 
 /// `patchval init --KIND PATH -w WORK`, its output in `log`.
-fn init(kind: &str, path: &Path, work: &Path, log: &Path) -> Result<(), String> {
-    let exe = crate::pool::spawn::self_exe().ok_or("cannot find patchval's own executable")?;
-    std::fs::create_dir_all(log.parent().unwrap_or(Path::new(".")))
-        .map_err(|e| format!("{}: {e}", log.display()))?;
-    let file = std::fs::File::create(log).map_err(|e| format!("{}: {e}", log.display()))?;
-    let err = file
-        .try_clone()
-        .map_err(|e| format!("{}: {e}", log.display()))?;
+fn init(kind: &str, path: &Path, work: &Path, log: &Path) -> Result<(), BugError> {
+    let exe = crate::pool::spawn::self_exe().ok_or(BugError::NoExecutable)?;
+    std::fs::create_dir_all(log.parent().unwrap_or(Path::new("."))).map_err(io_at(log))?;
+    let file = std::fs::File::create(log).map_err(io_at(log))?;
+    let err = file.try_clone().map_err(io_at(log))?;
     tracing::info!("bench: init --{kind} {}", path.display());
     let status = std::process::Command::new(exe)
         .arg("init")
@@ -287,7 +331,7 @@ fn init(kind: &str, path: &Path, work: &Path, log: &Path) -> Result<(), String> 
         .stdout(file)
         .stderr(err)
         .status()
-        .map_err(|e| format!("init: {e}"))?;
+        .map_err(BugError::Spawn)?;
     if status.success() {
         Ok(())
     } else {
@@ -296,8 +340,13 @@ fn init(kind: &str, path: &Path, work: &Path, log: &Path) -> Result<(), String> 
             .lines()
             .rev()
             .find(|l| !l.trim().is_empty())
-            .unwrap_or("");
-        Err(format!("init failed ({status}; {}): {last}", log.display()))
+            .unwrap_or("")
+            .to_string();
+        Err(BugError::Init {
+            status,
+            log: log.to_path_buf(),
+            last,
+        })
     }
 }
 
