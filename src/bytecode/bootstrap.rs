@@ -2,11 +2,11 @@
 //! method references run, under which functional methods (`LambdaMetafactory`'s arguments),
 //! and which handles each bootstrap method takes.
 
-use super::classfile::{arity, ClassFormatError, InvokeKind, Sam};
-use super::constpool::{not_a, Const, MemberRef, Pool, Reader};
+use super::constpool::{arity, not_a, ClassFormatError, Const, InvokeKind, MemberRef, Pool};
+use super::constpool::{Reader, Sam};
 use std::collections::HashMap;
 
-/// The entries of [`super::classfile::ClassFile`]'s `handles`, `handle_sams` and
+/// The entries of `classfile::ClassFile`'s `handles`, `handle_sams` and
 /// `bootstrap_handles`.
 pub(super) type Handles = (
     Vec<Option<(InvokeKind, MemberRef)>>,

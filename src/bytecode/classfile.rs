@@ -2,8 +2,8 @@
 //! path (directories and jars) and, for each class, its name, supertypes and methods, and for each
 //! method body the state-changing instructions and the invocations it makes.
 
+pub use super::constpool::{arity, ClassFormatError, InvokeKind, MemberRef, Sam};
 use super::constpool::{not_a, read_pool, Const, Pool, Reader};
-pub use super::constpool::{ClassFormatError, MemberRef};
 use super::{bootstrap, escape};
 use std::collections::HashSet;
 use std::io::Read;
@@ -47,15 +47,6 @@ pub const ACC_NATIVE: u16 = 0x0100;
 pub const ACC_INTERFACE: u16 = 0x0200;
 pub const ACC_ABSTRACT: u16 = 0x0400;
 pub const ACC_SYNTHETIC: u16 = 0x1000;
-
-/// How a method is invoked; method handles map onto the same kinds.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum InvokeKind {
-    Virtual,
-    Special,
-    Static,
-    Interface,
-}
 
 /// What a method body does, as far as purity is concerned.
 #[derive(Debug, Clone, Default)]
@@ -137,35 +128,6 @@ pub struct ClassFile {
     /// Per bootstrap method of the class: the entries of `handles` among its arguments (a
     /// lambda's body, a method reference's target).
     pub bootstrap_handles: Vec<Vec<usize>>,
-}
-
-/// A functional method a lambda implements: the interface the lambda is made for, the method's
-/// name and its parameter count (`usize::MAX` when the bootstrap does not say).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Sam {
-    pub interface: String,
-    pub name: String,
-    pub arity: usize,
-}
-
-/// The number of parameters in a method descriptor, or `None` if it is malformed.
-pub fn arity(descriptor: &str) -> Option<usize> {
-    let params = descriptor.strip_prefix('(')?.split(')').next()?;
-    let mut chars = params.chars();
-    let mut n = 0;
-    while let Some(c) = chars.next() {
-        let mut c = c;
-        while c == '[' {
-            c = chars.next()?;
-        }
-        match c {
-            'B' | 'C' | 'D' | 'F' | 'I' | 'J' | 'S' | 'Z' => {}
-            'L' => while chars.next()? != ';' {},
-            _ => return None,
-        }
-        n += 1;
-    }
-    Some(n)
 }
 
 /// The parameter types of a descriptor's `(..)` part, each as written there (`I`,

@@ -1,6 +1,7 @@
 //! The class file's primitives: a big-endian byte reader, the JVM's modified UTF-8, the constant
-//! pool with the lookups `classfile` makes (names, classes, member references), and what can be
-//! wrong with a class file (`ClassFormatError`, re-exported by `classfile`).
+//! pool with the lookups `classfile` makes (names, classes, member references), the vocabulary
+//! `classfile` and `bootstrap` share (invoke kinds, functional methods, a descriptor's arity) and
+//! what can be wrong with a class file (`ClassFormatError`); `classfile` re-exports them.
 
 /// What is wrong with a class file (`classfile::parse`); it does not say which file. Offsets (`at`,
 /// `pc`) are into the bytecode of a method.
@@ -206,4 +207,42 @@ pub(super) fn read_pool(r: &mut Reader) -> Result<Pool, ClassFormatError> {
         pool.push(c);
     }
     Ok(Pool(pool))
+}
+
+/// How a method is invoked; method handles map onto the same kinds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum InvokeKind {
+    Virtual,
+    Special,
+    Static,
+    Interface,
+}
+
+/// A functional method a lambda implements: the interface the lambda is made for, the method's
+/// name and its parameter count (`usize::MAX` when the bootstrap does not say).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Sam {
+    pub interface: String,
+    pub name: String,
+    pub arity: usize,
+}
+
+/// The number of parameters in a method descriptor, or `None` if it is malformed.
+pub fn arity(descriptor: &str) -> Option<usize> {
+    let params = descriptor.strip_prefix('(')?.split(')').next()?;
+    let mut chars = params.chars();
+    let mut n = 0;
+    while let Some(c) = chars.next() {
+        let mut c = c;
+        while c == '[' {
+            c = chars.next()?;
+        }
+        match c {
+            'B' | 'C' | 'D' | 'F' | 'I' | 'J' | 'S' | 'Z' => {}
+            'L' => while chars.next()? != ';' {},
+            _ => return None,
+        }
+        n += 1;
+    }
+    Some(n)
 }

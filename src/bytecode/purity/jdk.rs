@@ -272,3 +272,14 @@ pub(super) fn simple_name(internal: &str) -> &str {
     let s = internal.rsplit('/').next().unwrap_or(internal);
     s.rsplit('$').next().unwrap_or(s)
 }
+
+/// `java.util.List<String>` → `List`.
+pub(super) fn qualifier_simple_name(q: &str) -> &str {
+    let q = q
+        .split('<')
+        .next()
+        .unwrap_or(q)
+        .trim()
+        .trim_end_matches("[]");
+    q.rsplit('.').next().unwrap_or(q)
+}

@@ -1,7 +1,7 @@
 //! The questions the weaver asks of a persisted [`Purity`]: whether a source-level call, a class
 //! initialisation or a static read can change state, and whether a call may read the stack.
 
-use super::jdk::{jdk, Callback, JdkEntry};
+use super::jdk::{jdk, qualifier_simple_name, Callback, JdkEntry};
 use super::{classfile, stack, Openness, Purity};
 
 impl Purity {
@@ -313,17 +313,6 @@ impl Purity {
             .is_ok();
         !overridden && self.openness == Openness::Closed && !(self.proxies && j.is_interface)
     }
-}
-
-/// `java.util.List<String>` → `List`.
-pub(super) fn qualifier_simple_name(q: &str) -> &str {
-    let q = q
-        .split('<')
-        .next()
-        .unwrap_or(q)
-        .trim()
-        .trim_end_matches("[]");
-    q.rsplit('.').next().unwrap_or(q)
 }
 
 /// Whether `(name, arity)` is in a sorted `(name, arity)` list, where the list's `u16::MAX` and

@@ -34,7 +34,7 @@ const LOGGER: &[&str] = &[
 /// the statement does not say) may be a JDK stack read the call's name alone does not show: a
 /// `java.util.logging.Logger` logging method, or any method of a `StackWalker`.
 pub fn may_be_jdk_reader(receiver: Option<&str>, name: &str) -> bool {
-    match receiver.map(super::queries::qualifier_simple_name) {
+    match receiver.map(super::jdk::qualifier_simple_name) {
         Some("StackWalker") => name != "getInstance",
         Some("Logger") | None => LOGGER.contains(&name),
         Some(_) => false,
