@@ -1,6 +1,7 @@
-//! A minimal Java class-file reader for the purity analysis: reads the class files of a class
-//! path (directories and jars) and, for each class, its name, supertypes and methods, and for each
-//! method body the state-changing instructions and the invocations it makes.
+//! The project's one Java class-file reader: reads the class files of a class path (directories
+//! and jars) and, for each class, its name, supertypes, fields and methods (with their generic
+//! signatures and `throws`, which `generate` types its candidates with), and for each method body
+//! the state-changing instructions and the invocations it makes (the purity analysis).
 
 pub use super::constpool::{arity, ClassFormatError, InvokeKind, MemberRef, Sam};
 use super::constpool::{not_a, read_pool, Const, Pool, Reader};
@@ -104,8 +105,32 @@ pub struct Method {
     pub name: String,
     pub descriptor: String,
     pub access: u16,
-    /// `None` for abstract and native methods.
+    /// `None` for abstract and native methods, and when the class was read with
+    /// [`Depth::Members`].
     pub code: Option<Code>,
+    /// The `Signature` attribute (generic types), when there is one.
+    pub signature: Option<String>,
+    /// The exceptions it declares (`throws`), internal names.
+    pub exceptions: Vec<String>,
+}
+
+/// A field: its name, descriptor, access flags and `Signature` attribute.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Field {
+    pub name: String,
+    pub descriptor: String,
+    pub access: u16,
+    pub signature: Option<String>,
+}
+
+/// How much of a class file [`parse_with`] reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Depth {
+    /// Everything the purity analysis needs: method bodies walked, bootstrap methods read.
+    Code,
+    /// Declarations only (supertypes, fields, methods' descriptors, signatures and `throws`):
+    /// a body the walker does not know is no reason to lose the class's members.
+    Members,
 }
 
 #[derive(Debug, Clone)]
@@ -116,6 +141,7 @@ pub struct ClassFile {
     pub interfaces: Vec<String>,
     /// Names of the static fields the class declares.
     pub static_fields: Vec<String>,
+    pub fields: Vec<Field>,
     pub methods: Vec<Method>,
     /// Methods referenced by `CONSTANT_MethodHandle` (lambda bodies and method references), and
     /// `None` for handles that write a field.
@@ -220,17 +246,22 @@ fn read_jar(
     Ok(())
 }
 
-fn skip_attributes(r: &mut Reader) -> Result<(), ClassFormatError> {
-    for _ in 0..r.u2()? {
-        r.u2()?;
-        let len = r.u4()?;
-        r.take(len as usize)?;
-    }
-    Ok(())
-}
-
 /// Parses a class file; the error says what is wrong, not which file.
 pub fn parse(bytes: &[u8]) -> Result<ClassFile, ClassFormatError> {
+    parse_with(bytes, Depth::Code)
+}
+
+/// A `Signature` attribute's text.
+fn signature_of(body: &[u8], pool: &Pool) -> Result<String, ClassFormatError> {
+    let mut r = Reader {
+        bytes: body,
+        pos: 0,
+    };
+    Ok(pool.utf8(r.u2()?)?.to_string())
+}
+
+/// [`parse`], reading as much as `depth` says.
+pub fn parse_with(bytes: &[u8], depth: Depth) -> Result<ClassFile, ClassFormatError> {
     let mut r = Reader { bytes, pos: 0 };
     if r.u4()? != 0xCAFE_BABE {
         return Err(ClassFormatError::Magic);
@@ -252,16 +283,32 @@ pub fn parse(bytes: &[u8]) -> Result<ClassFile, ClassFormatError> {
     for _ in 0..r.u2()? {
         interfaces.push(pool.class(r.u2()?)?.to_string());
     }
-    let mut static_fields = Vec::new();
+    let mut fields = Vec::new();
     for _ in 0..r.u2()? {
         let access = r.u2()?;
-        let name = pool.utf8(r.u2()?)?;
-        r.u2()?;
-        if access & ACC_STATIC != 0 {
-            static_fields.push(name.to_string());
+        let name = pool.utf8(r.u2()?)?.to_string();
+        let descriptor = pool.utf8(r.u2()?)?.to_string();
+        let mut signature = None;
+        for _ in 0..r.u2()? {
+            let attribute = pool.utf8(r.u2()?)?;
+            let len = r.u4()? as usize;
+            let body = r.take(len)?;
+            if attribute == "Signature" {
+                signature = Some(signature_of(body, &pool)?);
+            }
         }
-        skip_attributes(&mut r)?;
+        fields.push(Field {
+            name,
+            descriptor,
+            access,
+            signature,
+        });
     }
+    let static_fields = fields
+        .iter()
+        .filter(|f| f.access & ACC_STATIC != 0)
+        .map(|f| f.name.clone())
+        .collect();
     let mut methods = Vec::new();
     for _ in 0..r.u2()? {
         let access = r.u2()?;
@@ -273,18 +320,31 @@ pub fn parse(bytes: &[u8]) -> Result<ClassFile, ClassFormatError> {
                 descriptor,
             });
         }
-        let mut code = None;
+        let (mut code, mut signature, mut exceptions) = (None, None, Vec::new());
         for _ in 0..r.u2()? {
             let attribute = pool.utf8(r.u2()?)?;
             let len = r.u4()? as usize;
             let body = r.take(len)?;
-            if attribute == "Code" {
-                let parsed = read_code(body, &pool);
-                code = Some(parsed.map_err(|e| ClassFormatError::Code {
-                    method: name.clone(),
-                    descriptor: descriptor.clone(),
-                    source: Box::new(e),
-                })?);
+            match attribute {
+                "Code" if depth == Depth::Code => {
+                    let parsed = read_code(body, &pool);
+                    code = Some(parsed.map_err(|e| ClassFormatError::Code {
+                        method: name.clone(),
+                        descriptor: descriptor.clone(),
+                        source: Box::new(e),
+                    })?);
+                }
+                "Signature" => signature = Some(signature_of(body, &pool)?),
+                "Exceptions" => {
+                    let mut e = Reader {
+                        bytes: body,
+                        pos: 0,
+                    };
+                    for _ in 0..e.u2()? {
+                        exceptions.push(pool.class(e.u2()?)?.to_string());
+                    }
+                }
+                _ => {}
             }
         }
         methods.push(Method {
@@ -292,16 +352,24 @@ pub fn parse(bytes: &[u8]) -> Result<ClassFile, ClassFormatError> {
             descriptor,
             access,
             code,
+            signature,
+            exceptions,
         });
     }
-    let bootstraps = bootstrap::read_class_attributes(&mut r, &pool)?;
-    let (handles, handle_sams, bootstrap_handles) = bootstrap::handles(&pool, &bootstraps)?;
+    let (handles, handle_sams, bootstrap_handles) = match depth {
+        Depth::Code => {
+            let bootstraps = bootstrap::read_class_attributes(&mut r, &pool)?;
+            bootstrap::handles(&pool, &bootstraps)?
+        }
+        Depth::Members => Default::default(),
+    };
     Ok(ClassFile {
         name,
         access,
         super_name,
         interfaces,
         static_fields,
+        fields,
         methods,
         handles,
         handle_sams,

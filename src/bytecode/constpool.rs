@@ -246,3 +246,13 @@ pub fn arity(descriptor: &str) -> Option<usize> {
     }
     Some(n)
 }
+
+/// Skips an attribute table (fields', methods' or the class's) the caller does not read.
+pub(super) fn skip_attributes(r: &mut Reader) -> Result<(), ClassFormatError> {
+    for _ in 0..r.u2()? {
+        r.u2()?;
+        let len = r.u4()?;
+        r.take(len as usize)?;
+    }
+    Ok(())
+}

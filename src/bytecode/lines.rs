@@ -2,7 +2,7 @@
 //! method's `Code` passed through a map, the bytes' length and everything else unchanged, so that
 //! a woven class's frames can carry the plainly patched file's lines (issue 65's inline unit).
 
-use super::constpool::{read_pool, ClassFormatError, Reader};
+use super::constpool::{read_pool, skip_attributes, ClassFormatError, Reader};
 
 /// A `LineNumberTable` entry's line, where it sits in the class file, and its method's name.
 struct Entry {
@@ -69,15 +69,6 @@ fn entries(bytes: &[u8]) -> Result<Vec<Entry>, ClassFormatError> {
         }
     }
     Ok(found)
-}
-
-fn skip_attributes(r: &mut Reader) -> Result<(), ClassFormatError> {
-    for _ in 0..r.u2()? {
-        r.u2()?;
-        let len = r.u4()?;
-        r.take(len as usize)?;
-    }
-    Ok(())
 }
 
 /// Rewrites the line of every `LineNumberTable` entry as `map(method name, line)` says (`None`

@@ -1,10 +1,10 @@
-//! The compiled classes `generate` types its candidates with: class files read (with `cafebabe`)
+//! The compiled classes `generate` types its candidates with: class files read (with
+//! `bytecode::classfile`, declarations only)
 //! on demand by binary name from the work dir's compiled classes, the project's class path
 //! (directories and jars) and the JDK's `java.base` module, with their fields and methods and
 //! those they inherit.
 
-use cafebabe::descriptors::{FieldDescriptor, FieldType, ReturnDescriptor};
-use cafebabe::{FieldAccessFlags, MethodAccessFlags};
+use crate::bytecode::classfile::{self, Depth};
 use std::cell::RefCell;
 use std::collections::{BTreeSet, HashMap};
 use std::io::Read;
@@ -195,77 +195,69 @@ fn read(root: &Root, entry: &str) -> Option<Vec<u8>> {
     }
 }
 
+/// Access flags `generate` reads (JVMS 4.5, 4.6).
+const PUBLIC: u16 = 0x0001;
+const PRIVATE: u16 = 0x0002;
+const PROTECTED: u16 = 0x0004;
+const STATIC: u16 = 0x0008;
+const FINAL: u16 = 0x0010;
+const BRIDGE: u16 = 0x0040;
+const VARARGS: u16 = 0x0080;
+const SYNTHETIC: u16 = 0x1000;
+
 fn parse(bytes: &[u8]) -> Option<Class> {
-    let mut options = cafebabe::ParseOptions::default();
-    options.parse_bytecode(false);
-    let c = cafebabe::parse_class_with_options(bytes, &options).ok()?;
-    let dotted = |n: &dyn std::fmt::Display| n.to_string().replace('/', ".");
+    let c = classfile::parse_with(bytes, Depth::Members).ok()?;
+    let dotted = |n: &str| n.replace('/', ".");
+    let package_only = |access: u16| access & (PUBLIC | PROTECTED | PRIVATE) == 0;
     let fields = c
         .fields
         .iter()
-        .filter(|f| !f.access_flags.contains(FieldAccessFlags::SYNTHETIC))
-        .map(|f| Field {
-            name: f.name.to_string(),
-            ty: match signature(&f.attributes) {
-                Some(sig) if is_type_var(sig) => UNKNOWN.into(),
-                _ => java_type(&f.descriptor),
-            },
-            is_static: f.access_flags.contains(FieldAccessFlags::STATIC),
-            is_final: f.access_flags.contains(FieldAccessFlags::FINAL),
-            is_private: f.access_flags.contains(FieldAccessFlags::PRIVATE),
-            is_package: !f.access_flags.intersects(
-                FieldAccessFlags::PUBLIC | FieldAccessFlags::PROTECTED | FieldAccessFlags::PRIVATE,
-            ),
+        .filter(|f| f.access & SYNTHETIC == 0)
+        .map(|f| {
+            Some(Field {
+                name: f.name.clone(),
+                ty: match f.signature.as_deref() {
+                    Some(sig) if is_type_var(sig) => UNKNOWN.into(),
+                    _ => java_type(&f.descriptor)?.0,
+                },
+                is_static: f.access & STATIC != 0,
+                is_final: f.access & FINAL != 0,
+                is_private: f.access & PRIVATE != 0,
+                is_package: package_only(f.access),
+            })
         })
-        .collect();
+        .collect::<Option<Vec<Field>>>()?;
     let methods: Vec<Method> = c
         .methods
         .iter()
-        .filter(|m| {
-            m.name != "<clinit>"
-                && !m
-                    .access_flags
-                    .intersects(MethodAccessFlags::SYNTHETIC | MethodAccessFlags::BRIDGE)
-        })
+        .filter(|m| m.name != "<clinit>" && m.access & (SYNTHETIC | BRIDGE) == 0)
         .map(|m| {
-            let (vars, ret_var) = signature(&m.attributes)
+            let (vars, ret_var) = m
+                .signature
+                .as_deref()
                 .map(method_type_vars)
                 .unwrap_or_default();
             let unknown_if = |var: bool, ty: String| if var { UNKNOWN.into() } else { ty };
-            Method {
-                name: m.name.to_string(),
-                params: m
-                    .descriptor
-                    .parameters
-                    .iter()
+            let (params, ret) = method_types(&m.descriptor)?;
+            Some(Method {
+                name: m.name.clone(),
+                params: params
+                    .into_iter()
                     .enumerate()
-                    .map(|(i, d)| unknown_if(vars.get(i).copied().unwrap_or(false), java_type(d)))
+                    .map(|(i, t)| unknown_if(vars.get(i).copied().unwrap_or(false), t))
                     .collect(),
-                ret: match &m.descriptor.return_type {
-                    ReturnDescriptor::Void => "void".into(),
-                    ReturnDescriptor::Return(d) => unknown_if(ret_var, java_type(d)),
+                ret: match ret.as_str() {
+                    "void" => ret,
+                    _ => unknown_if(ret_var, ret),
                 },
-                is_static: m.access_flags.contains(MethodAccessFlags::STATIC),
-                is_private: m.access_flags.contains(MethodAccessFlags::PRIVATE),
-                is_package: !m.access_flags.intersects(
-                    MethodAccessFlags::PUBLIC
-                        | MethodAccessFlags::PROTECTED
-                        | MethodAccessFlags::PRIVATE,
-                ),
-                is_varargs: m.access_flags.contains(MethodAccessFlags::VARARGS),
-                throws: m
-                    .attributes
-                    .iter()
-                    .find_map(|a| match &a.data {
-                        cafebabe::attributes::AttributeData::Exceptions(e) => {
-                            Some(e.iter().map(|n| n.replace('/', ".")).collect())
-                        }
-                        _ => None,
-                    })
-                    .unwrap_or_default(),
-            }
+                is_static: m.access & STATIC != 0,
+                is_private: m.access & PRIVATE != 0,
+                is_package: package_only(m.access),
+                is_varargs: m.access & VARARGS != 0,
+                throws: m.exceptions.iter().map(|n| dotted(n)).collect(),
+            })
         })
-        .collect();
+        .collect::<Option<Vec<Method>>>()?;
     let (ctors, methods): (Vec<Method>, Vec<Method>) =
         methods.into_iter().partition(|m| m.name == "<init>");
     Some(Class {
@@ -273,8 +265,8 @@ fn parse(bytes: &[u8]) -> Option<Class> {
             .into_iter()
             .map(|m| (m.params, m.is_varargs))
             .collect(),
-        name: dotted(&c.this_class),
-        super_name: c.super_class.as_ref().map(|s| dotted(s)),
+        name: dotted(&c.name),
+        super_name: c.super_name.as_deref().map(dotted),
         interfaces: c.interfaces.iter().map(|i| dotted(i)).collect(),
         fields,
         methods,
@@ -284,13 +276,6 @@ fn parse(bytes: &[u8]) -> Option<Class> {
 /// The type of a member whose generic signature makes it a type variable (`T get()`, `T[] f`):
 /// its erasure (`Object`, a bound) says nothing about what the code sees.
 pub const UNKNOWN: &str = "?";
-
-fn signature<'a>(attrs: &'a [cafebabe::attributes::AttributeInfo]) -> Option<&'a str> {
-    attrs.iter().find_map(|a| match &a.data {
-        cafebabe::attributes::AttributeData::Signature(s) => Some(s.as_ref()),
-        _ => None,
-    })
-}
 
 /// A type signature that is a type variable, or an array of one (`TT;`, `[TE;`).
 fn is_type_var(sig: &str) -> bool {
@@ -333,21 +318,50 @@ fn method_type_vars(sig: &str) -> (Vec<bool>, bool) {
     (params, ret)
 }
 
-/// A descriptor as a type: primitives by their keyword, classes by binary name with dots,
-/// `[]` per dimension.
-pub fn java_type(d: &FieldDescriptor) -> String {
-    let base = match &d.field_type {
-        FieldType::Byte => "byte".to_string(),
-        FieldType::Char => "char".into(),
-        FieldType::Double => "double".into(),
-        FieldType::Float => "float".into(),
-        FieldType::Integer => "int".into(),
-        FieldType::Long => "long".into(),
-        FieldType::Short => "short".into(),
-        FieldType::Boolean => "boolean".into(),
-        FieldType::Object(n) => n.to_string().replace('/', "."),
+/// The first type of a descriptor as a type (primitives by their keyword, `void`, classes by
+/// binary name with dots, `[]` per dimension) and the rest of the descriptor; `None` when it is
+/// malformed.
+pub fn java_type(descriptor: &str) -> Option<(String, &str)> {
+    let dims = descriptor.len() - descriptor.trim_start_matches('[').len();
+    let rest = &descriptor[dims..];
+    let (base, rest) = match rest.as_bytes().first()? {
+        b'L' => {
+            let end = rest.find(';')?;
+            (rest[1..end].replace('/', "."), &rest[end + 1..])
+        }
+        b => {
+            let name = match b {
+                b'B' => "byte",
+                b'C' => "char",
+                b'D' => "double",
+                b'F' => "float",
+                b'I' => "int",
+                b'J' => "long",
+                b'S' => "short",
+                b'Z' => "boolean",
+                b'V' if dims == 0 => "void",
+                _ => return None,
+            };
+            (name.to_string(), &rest[1..])
+        }
     };
-    format!("{base}{}", "[]".repeat(d.dimensions as usize))
+    Some((format!("{base}{}", "[]".repeat(dims)), rest))
+}
+
+/// A method descriptor's parameter types and return type, as [`java_type`] writes them.
+fn method_types(descriptor: &str) -> Option<(Vec<String>, String)> {
+    let mut rest = descriptor.strip_prefix('(')?;
+    let mut params = Vec::new();
+    while !rest.starts_with(')') {
+        let (ty, after) = java_type(rest)?;
+        if ty == "void" {
+            return None;
+        }
+        params.push(ty);
+        rest = after;
+    }
+    let (ret, after) = java_type(&rest[1..])?;
+    after.is_empty().then_some((params, ret))
 }
 
 #[cfg(test)]
@@ -357,6 +371,22 @@ mod tests {
     fn jdk() -> Classes {
         let home = crate::toolchain::find_jdk().expect("a JDK");
         Classes::new(&[], &home)
+    }
+
+    #[test]
+    fn descriptors_read_as_java_types() {
+        assert_eq!(
+            method_types("(I[[Ljava/lang/String;J)[Z"),
+            Some((
+                vec!["int".into(), "java.lang.String[][]".into(), "long".into()],
+                "boolean[]".into()
+            ))
+        );
+        assert_eq!(method_types("()V"), Some((vec![], "void".into())));
+        assert_eq!(java_type("La/b/C$D;"), Some(("a.b.C$D".into(), "")));
+        assert_eq!(method_types("(V)V"), None);
+        assert_eq!(method_types("(I"), None);
+        assert_eq!(java_type("[V"), None);
     }
 
     #[test]
