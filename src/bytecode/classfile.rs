@@ -260,7 +260,19 @@ fn signature_of(body: &[u8], pool: &Pool) -> Result<String, ClassFormatError> {
     Ok(pool.utf8(r.u2()?)?.to_string())
 }
 
-/// [`parse`], reading as much as `depth` says.
+/// An `Exceptions` attribute's classes.
+fn exceptions_of(body: &[u8], pool: &Pool) -> Result<Vec<String>, ClassFormatError> {
+    let mut r = Reader {
+        bytes: body,
+        pos: 0,
+    };
+    (0..r.u2()?)
+        .map(|_| Ok(pool.class(r.u2()?)?.to_string()))
+        .collect()
+}
+
+/// [`parse`], reading as much as `depth` says. A malformed `Signature` or `Exceptions`
+/// attribute reads as absent: the purity analysis never needs them.
 pub fn parse_with(bytes: &[u8], depth: Depth) -> Result<ClassFile, ClassFormatError> {
     let mut r = Reader { bytes, pos: 0 };
     if r.u4()? != 0xCAFE_BABE {
@@ -294,7 +306,7 @@ pub fn parse_with(bytes: &[u8], depth: Depth) -> Result<ClassFile, ClassFormatEr
             let len = r.u4()? as usize;
             let body = r.take(len)?;
             if attribute == "Signature" {
-                signature = Some(signature_of(body, &pool)?);
+                signature = signature_of(body, &pool).ok();
             }
         }
         fields.push(Field {
@@ -334,16 +346,8 @@ pub fn parse_with(bytes: &[u8], depth: Depth) -> Result<ClassFile, ClassFormatEr
                         source: Box::new(e),
                     })?);
                 }
-                "Signature" => signature = Some(signature_of(body, &pool)?),
-                "Exceptions" => {
-                    let mut e = Reader {
-                        bytes: body,
-                        pos: 0,
-                    };
-                    for _ in 0..e.u2()? {
-                        exceptions.push(pool.class(e.u2()?)?.to_string());
-                    }
-                }
+                "Signature" => signature = signature_of(body, &pool).ok(),
+                "Exceptions" => exceptions = exceptions_of(body, &pool).unwrap_or_default(),
                 _ => {}
             }
         }
