@@ -12,6 +12,7 @@
 
 pub mod confirm;
 pub mod fallback;
+mod groups;
 pub mod plain;
 pub mod schemata;
 mod validation;

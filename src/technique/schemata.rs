@@ -4,6 +4,8 @@
 //! the per-patch fallback (`fallback`) in the same worker JVM.
 
 use super::fallback::one_by_one;
+use super::groups;
+pub use super::groups::{GROUP, GROUP_TEXT};
 use super::validation::{SetValidation, Slot};
 use super::{unusable, RunContext, Sink, Technique};
 use crate::compile::compile_schemata;
@@ -11,7 +13,6 @@ use crate::model::{Extra, Outcome, PatchSet, Phase, SetResult, Verdict};
 use crate::pool::Worker;
 use crate::schedule::share::{Executed, HelpError, Job};
 use crate::weave;
-use std::collections::VecDeque;
 use std::path::Path;
 use std::time::Instant;
 
@@ -336,18 +337,6 @@ fn decided_again(o: &Outcome) -> Option<&'static str> {
     })
 }
 
-/// Patches woven into one file at most. A weave's stub holds a `switch` case per patch and its
-/// class a method per patch: past a few thousand patches the stub's method is over the JVM's
-/// 64 KB of code (javac: "code too large for try statement") or the class over its 65,535
-/// constants. Groups this size stay well below both for the statements seen so far; a group that
-/// is not is halved (`compile::too_large`), and so are the groups after it.
-pub const GROUP: usize = 1000;
-
-/// Woven text a group's first compile holds at most, in bytes (each patch's context copy of the
-/// enclosing method and its statement twice): a long method's copies, a thousand of them, would
-/// hold javac's heap for nothing, the compile being linear in the patches anyway.
-pub const GROUP_TEXT: usize = 4 << 20;
-
 /// Compiles the schemata and runs the tests of every woven patch, in groups of at most
 /// [`GROUP`] patches, each its own woven file, compile and test runs.
 fn woven(
@@ -371,16 +360,9 @@ fn woven(
     if weavable.is_empty() {
         return;
     }
-    let mut size = group_size(plan, &weavable);
+    let mut size = groups::group_size(plan, &weavable);
     let lines_read = !ctx.state.purity.frames_unread() || plan.inline.iter().any(Option::is_some);
-    let classes = |patches: &[usize]| match lines_read {
-        true => by_line_delta(plan, patches),
-        false => vec![patches.to_vec()],
-    };
-    let mut groups: VecDeque<Vec<usize>> = classes(&weavable)
-        .iter()
-        .flat_map(|class| chunks(class, size, weight))
-        .collect();
+    let mut groups = groups::cut(plan, &weavable, lines_read, size, weight);
     let mut terminal = false;
     while let Some(group) = groups.pop_front() {
         crate::progress::phase(&format!("compiling the schemata ({} patches)", group.len()));
@@ -422,79 +404,10 @@ fn woven(
                 .copied()
                 .chain(groups.drain(..).flatten())
                 .collect();
-            groups = classes(&rest)
-                .iter()
-                .flat_map(|class| chunks(class, size, weight))
-                .collect();
+            groups = groups::cut(plan, &rest, lines_read, size, weight);
         }
         run_group(v, ctx, worker, set, plan, &setup, s);
     }
-}
-
-/// `patches` in classes compiled apart, one per number of lines a patch adds or removes
-/// ([`weave::Plan::line_delta`]), in order of first appearance: one line table is then every
-/// patched file's of a group (`FrameMap::plain_line`), so the woven class's frames carry plain's
-/// lines, at the patch (an inline patch reading the stack) and after the location (a later
-/// statement's stack trace or logger, whichever patch ran before it). Only where a frame's line
-/// may reach a test's outcome: an inline patch in the set, or a project method that may read the
-/// stack or keep a throwable (`Purity::frames_unread`); elsewhere a group mixes deltas, its line
-/// table is rewritten only when they agree, and dedup's classes span them.
-fn by_line_delta(plan: &weave::Plan, patches: &[usize]) -> Vec<Vec<usize>> {
-    let mut classes: Vec<(isize, Vec<usize>)> = Vec::new();
-    for &i in patches {
-        let d = plan.line_delta(i);
-        match classes.iter_mut().find(|(e, _)| *e == d) {
-            Some((_, class)) => class.push(i),
-            None => classes.push((d, vec![i])),
-        }
-    }
-    classes.into_iter().map(|(_, class)| class).collect()
-}
-
-/// Bytecode the stub's cases may take in the method holding them: the JVM's 64 KB less room for
-/// the stub's fixed code and the enclosing method's own (at most its text's length in bytes).
-const STUB_CODE: usize = 60 << 10;
-
-/// Patches per group: [`GROUP`], or fewer when the costliest patch's cases
-/// ([`weave::Plan::case_bytes`]: many arguments, twice through the tree) times the group would
-/// pass [`STUB_CODE`] less the enclosing method's text. Cut this way up front, a group is rarely
-/// past the JVM's limits; one that still is costs a compile and is halved (`woven`).
-fn group_size(plan: &weave::Plan, patches: &[usize]) -> usize {
-    let budget = STUB_CODE.saturating_sub(plan.site.method.len());
-    let costliest = patches
-        .iter()
-        .map(|&i| plan.case_bytes(i))
-        .max()
-        .unwrap_or(1);
-    (budget / costliest.max(1)).clamp(1, GROUP)
-}
-
-/// `patches` in consecutive groups of at most `size` patches (of sizes as equal as they can be)
-/// and at most [`GROUP_TEXT`] bytes by `weight` (a patch over it alone); no group is empty.
-fn chunks(patches: &[usize], size: usize, weight: impl Fn(usize) -> usize) -> VecDeque<Vec<usize>> {
-    let n = patches.len().div_ceil(size.max(1)).max(1);
-    let (per, extra) = (patches.len() / n, patches.len() % n);
-    let mut groups = VecDeque::new();
-    let mut start = 0;
-    for k in 0..n {
-        let chunk = &patches[start..start + per + usize::from(k < extra)];
-        start += chunk.len();
-        if chunk.is_empty() {
-            continue;
-        }
-        let mut group: Vec<usize> = Vec::new();
-        let mut text = 0;
-        for &i in chunk {
-            if !group.is_empty() && text + weight(i) > GROUP_TEXT {
-                groups.push_back(std::mem::take(&mut group));
-                text = 0;
-            }
-            text += weight(i);
-            group.push(i);
-        }
-        groups.push_back(group);
-    }
-    groups
 }
 
 /// The outcomes of one compiled group: its compile errors, its patches to validate one by one,
@@ -616,21 +529,5 @@ mod tests {
             "{:?}",
             plan.excluded[1]
         );
-    }
-
-    #[test]
-    fn groups_are_even_and_within_the_text_budget() {
-        let all: Vec<usize> = (0..2500).collect();
-        let sizes = |g: &VecDeque<Vec<usize>>| g.iter().map(Vec::len).collect::<Vec<_>>();
-        assert_eq!(sizes(&chunks(&all, GROUP, |_| 100)), [834, 833, 833]);
-        assert_eq!(sizes(&chunks(&all[..10], GROUP, |_| 100)), [10]);
-        assert_eq!(sizes(&chunks(&all[..9], 4, |_| 100)), [3, 3, 3]);
-        // A long enclosing method: its context copies fill the budget before GROUP patches.
-        let g = chunks(&all[..1000], GROUP, |_| GROUP_TEXT / 300);
-        assert_eq!(sizes(&g), [300, 300, 300, 100]);
-        assert_eq!(g.iter().flatten().copied().collect::<Vec<_>>(), all[..1000]);
-        // One patch over the budget is still a group of its own.
-        assert_eq!(sizes(&chunks(&all[..2], GROUP, |_| GROUP_TEXT + 1)), [1, 1]);
-        assert!(chunks(&[], GROUP, |_| 1).is_empty());
     }
 }
