@@ -38,10 +38,14 @@ pub enum ClassPathError {
 }
 
 /// Class and method access flags used by the analysis.
+pub const ACC_PUBLIC: u16 = 0x0001;
 pub const ACC_PRIVATE: u16 = 0x0002;
+pub const ACC_PROTECTED: u16 = 0x0004;
 pub const ACC_STATIC: u16 = 0x0008;
 pub const ACC_FINAL: u16 = 0x0010;
 pub const ACC_SYNCHRONIZED: u16 = 0x0020;
+/// A compiler-made bridge method (same bit as `ACC_VOLATILE` on a field).
+pub const ACC_BRIDGE: u16 = 0x0040;
 /// A method of variable arity (`...`).
 pub const ACC_VARARGS: u16 = 0x0080;
 pub const ACC_NATIVE: u16 = 0x0100;

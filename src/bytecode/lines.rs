@@ -2,7 +2,7 @@
 //! method's `Code` passed through a map, the bytes' length and everything else unchanged, so that
 //! a woven class's frames can carry the plainly patched file's lines (issue 65's inline unit).
 
-use super::constpool::{read_pool, skip_attributes, ClassFormatError, Reader};
+use super::constpool::{read_pool, skip_attributes, ClassFormatError, Pool, Reader};
 
 /// A `LineNumberTable` entry's line, where it sits in the class file, and its method's name.
 struct Entry {
@@ -32,28 +32,14 @@ fn entries(bytes: &[u8]) -> Result<Vec<Entry>, ClassFormatError> {
         r.u2()?;
         let method = pool.utf8(r.u2()?)?.to_string();
         r.u2()?;
-        for _ in 0..r.u2()? {
-            let name = pool.utf8(r.u2()?)?;
-            let len = r.u4()? as usize;
-            let start = r.pos;
-            r.take(len)?;
-            if name != "Code" {
-                continue;
-            }
+        each_attribute(&mut r, &pool, "Code", |start| {
             let mut c = Reader { bytes, pos: start };
             c.take(4)?; // max_stack, max_locals
             let code_length = c.u4()? as usize;
             c.take(code_length)?;
             let handlers = c.u2()? as usize;
             c.take(8 * handlers)?;
-            for _ in 0..c.u2()? {
-                let name = pool.utf8(c.u2()?)?;
-                let len = c.u4()? as usize;
-                let body = c.pos;
-                c.take(len)?;
-                if name != "LineNumberTable" {
-                    continue;
-                }
+            each_attribute(&mut c, &pool, "LineNumberTable", |body| {
                 let mut t = Reader { bytes, pos: body };
                 for _ in 0..t.u2()? {
                     t.u2()?; // start_pc
@@ -65,10 +51,31 @@ fn entries(bytes: &[u8]) -> Result<Vec<Entry>, ClassFormatError> {
                         line,
                     });
                 }
-            }
-        }
+                Ok(())
+            })
+        })?;
     }
     Ok(found)
+}
+
+/// Reads an attribute table at `r`, calling `read` with the offset of each `wanted` attribute's
+/// body.
+fn each_attribute(
+    r: &mut Reader,
+    pool: &Pool,
+    wanted: &str,
+    mut read: impl FnMut(usize) -> Result<(), ClassFormatError>,
+) -> Result<(), ClassFormatError> {
+    for _ in 0..r.u2()? {
+        let name = pool.utf8(r.u2()?)?;
+        let len = r.u4()? as usize;
+        let body = r.pos;
+        r.take(len)?;
+        if name == wanted {
+            read(body)?;
+        }
+    }
+    Ok(())
 }
 
 /// Rewrites the line of every `LineNumberTable` entry as `map(method name, line)` says (`None`

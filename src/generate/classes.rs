@@ -4,7 +4,10 @@
 //! (directories and jars) and the JDK's `java.base` module, with their fields and methods and
 //! those they inherit.
 
-use crate::bytecode::classfile::{self, Depth};
+use crate::bytecode::classfile::{self, Depth, ACC_BRIDGE, ACC_FINAL, ACC_PRIVATE};
+use crate::bytecode::classfile::{
+    ACC_PROTECTED, ACC_PUBLIC, ACC_STATIC, ACC_SYNTHETIC, ACC_VARARGS,
+};
 use std::cell::RefCell;
 use std::collections::{BTreeSet, HashMap};
 use std::io::Read;
@@ -195,24 +198,14 @@ fn read(root: &Root, entry: &str) -> Option<Vec<u8>> {
     }
 }
 
-/// Access flags `generate` reads (JVMS 4.5, 4.6).
-const PUBLIC: u16 = 0x0001;
-const PRIVATE: u16 = 0x0002;
-const PROTECTED: u16 = 0x0004;
-const STATIC: u16 = 0x0008;
-const FINAL: u16 = 0x0010;
-const BRIDGE: u16 = 0x0040;
-const VARARGS: u16 = 0x0080;
-const SYNTHETIC: u16 = 0x1000;
-
 fn parse(bytes: &[u8]) -> Option<Class> {
     let c = classfile::parse_with(bytes, Depth::Members).ok()?;
     let dotted = |n: &str| n.replace('/', ".");
-    let package_only = |access: u16| access & (PUBLIC | PROTECTED | PRIVATE) == 0;
+    let package_only = |access: u16| access & (ACC_PUBLIC | ACC_PROTECTED | ACC_PRIVATE) == 0;
     let fields = c
         .fields
         .iter()
-        .filter(|f| f.access & SYNTHETIC == 0)
+        .filter(|f| f.access & ACC_SYNTHETIC == 0)
         .map(|f| {
             Some(Field {
                 name: f.name.clone(),
@@ -220,9 +213,9 @@ fn parse(bytes: &[u8]) -> Option<Class> {
                     Some(sig) if is_type_var(sig) => UNKNOWN.into(),
                     _ => java_type(&f.descriptor)?.0,
                 },
-                is_static: f.access & STATIC != 0,
-                is_final: f.access & FINAL != 0,
-                is_private: f.access & PRIVATE != 0,
+                is_static: f.access & ACC_STATIC != 0,
+                is_final: f.access & ACC_FINAL != 0,
+                is_private: f.access & ACC_PRIVATE != 0,
                 is_package: package_only(f.access),
             })
         })
@@ -230,7 +223,7 @@ fn parse(bytes: &[u8]) -> Option<Class> {
     let methods: Vec<Method> = c
         .methods
         .iter()
-        .filter(|m| m.name != "<clinit>" && m.access & (SYNTHETIC | BRIDGE) == 0)
+        .filter(|m| m.name != "<clinit>" && m.access & (ACC_SYNTHETIC | ACC_BRIDGE) == 0)
         .map(|m| {
             let (vars, ret_var) = m
                 .signature
@@ -250,10 +243,10 @@ fn parse(bytes: &[u8]) -> Option<Class> {
                     "void" => ret,
                     _ => unknown_if(ret_var, ret),
                 },
-                is_static: m.access & STATIC != 0,
-                is_private: m.access & PRIVATE != 0,
+                is_static: m.access & ACC_STATIC != 0,
+                is_private: m.access & ACC_PRIVATE != 0,
                 is_package: package_only(m.access),
-                is_varargs: m.access & VARARGS != 0,
+                is_varargs: m.access & ACC_VARARGS != 0,
                 throws: m.exceptions.iter().map(|n| dotted(n)).collect(),
             })
         })
