@@ -1,5 +1,6 @@
 //! Compiling the schemata in the worker's JVM (javax.tools, warm across sets): map each javac
-//! diagnostic to the isolation unit holding it, mark those patches `C`, and recompile without them.
+//! diagnostic to the isolation unit holding it, mark those patches `C` (or alone), and keep the
+//! class files javac wrote without their units, or recompile without them.
 
 use crate::pool::protocol::Request;
 use crate::pool::{PoolError, Worker};
@@ -76,6 +77,19 @@ impl CompileSetup {
         text: &str,
         others: &[(String, String)],
     ) -> Result<Vec<Diagnostic>, PoolError> {
+        self.call(worker, text, others, Vec::new())
+            .map(|c| c.diagnostics)
+    }
+
+    /// One javac call on `text` (and `others`) into a fresh overlay; `prunable` names methods of
+    /// `text` (first and last line) javac may leave out when every error lies inside them.
+    fn call(
+        &self,
+        worker: &mut Worker,
+        text: &str,
+        others: &[(String, String)],
+        prunable: Vec<(usize, usize)>,
+    ) -> Result<Compiled, PoolError> {
         reset_dir(&self.overlay)
             .map_err(|e| PoolError::Agent(format!("{}: {e}", self.overlay.display())))?;
         let files = write_sources(&self.source, text, others)
@@ -84,10 +98,12 @@ impl CompileSetup {
             &Request::Compile {
                 options: self.options(),
                 files: files.iter().map(|f| f.display().to_string()).collect(),
+                prunable,
             },
             Some(std::time::Duration::from_secs(600)),
         )?;
-        if resp.lines.first().map(String::as_str) == Some(compile::IO_ERROR) {
+        let tag = resp.lines.first().map(String::as_str);
+        if tag == Some(compile::IO_ERROR) {
             let why = parse_diagnostics(&resp.lines)
                 .first()
                 .map(|d| d.message.clone())
@@ -96,8 +112,18 @@ impl CompileSetup {
                 "javac could not read or write its files: {why}"
             )));
         }
-        Ok(parse_diagnostics(&resp.lines))
+        Ok(Compiled {
+            diagnostics: parse_diagnostics(&resp.lines),
+            pruned: tag == Some(compile::PRUNED),
+        })
     }
+}
+
+/// What one javac call answered.
+struct Compiled {
+    diagnostics: Vec<Diagnostic>,
+    /// The class files were written without the prunable methods holding the errors.
+    pruned: bool,
 }
 
 /// Writes a patched file at `source` and the other files its patch changes (relative path,
@@ -234,6 +260,27 @@ fn plain_lines(overlay: &Path, woven: &mut Woven) {
     woven.frames.rewritten = all && !classes.is_empty();
 }
 
+/// The compiled weave made ready to run: plain's line numbers in its classes where they can be;
+/// where they cannot, its inline patches go to `fallback` (alone, they see plain's lines).
+fn finish(
+    setup: &CompileSetup,
+    plan: &Plan,
+    mut woven: Woven,
+    fallback: &mut BTreeMap<usize, String>,
+) -> Woven {
+    plain_lines(&setup.overlay, &mut woven);
+    if !woven.frames.rewritten {
+        woven.patches.retain(|&i| {
+            let inline = plan.inline[i].is_some();
+            if inline {
+                fallback.insert(i, "its frames' lines could not be plain's".into());
+            }
+            !inline
+        });
+    }
+    woven
+}
+
 /// Weaves the patches `include` of `plan` and compiles until the schemata compile cleanly
 /// (normally one or two javac calls). A weave past the JVM's limits ends it with the patches
 /// still included in [`Schemata::too_large`]. `terminal` starts with the stub that ends
@@ -260,22 +307,17 @@ pub fn compile_schemata(
             }
         };
         out.javac_invocations += 1;
-        let diags = setup.compile(worker, &woven.text)?;
+        // Generated methods and context copies, not an inline patch's statements.
+        let prunable = woven
+            .units
+            .iter()
+            .filter(|u| u.kind == UnitKind::Context || plan.inline[u.patch].is_none())
+            .map(|u| (*u.lines.start(), *u.lines.end()))
+            .collect();
+        let compiled = setup.call(worker, &woven.text, &[], prunable)?;
+        let diags = compiled.diagnostics;
         if diags.is_empty() {
-            let mut woven = woven;
-            plain_lines(&setup.overlay, &mut woven);
-            if !woven.frames.rewritten {
-                // An inline patch would see the woven file's lines: alone, it sees plain's.
-                woven.patches.retain(|&i| {
-                    let inline = plan.inline[i].is_some();
-                    if inline {
-                        out.fallback
-                            .insert(i, "its frames' lines could not be plain's".into());
-                    }
-                    !inline
-                });
-            }
-            out.woven = Some(woven);
+            out.woven = Some(finish(setup, plan, woven, &mut out.fallback));
             break;
         }
         let mut outside = Vec::new();
@@ -301,6 +343,21 @@ pub fn compile_schemata(
             }
         }
         include.retain(|i| !out.compile_errors.contains_key(i) && !out.fallback.contains_key(i));
+        if compiled.pruned && outside.is_empty() {
+            // javac wrote the classes without the methods that hold the errors, as it writes
+            // them for the survivors' weave (docs/weaving.md, compile rounds): no second call.
+            if include.is_empty() {
+                break;
+            }
+            let mut woven = woven;
+            woven.patches.retain(|i| include.contains(i));
+            woven.frames.deltas.retain(|(i, _)| include.contains(i));
+            let inline = include.iter().any(|&i| plan.inline[i].is_some());
+            if !inline || woven.frames.common_delta().is_some() {
+                out.woven = Some(finish(setup, plan, woven, &mut out.fallback));
+                break;
+            }
+        }
         if removed {
             // Every remaining patch was judged by its context copy: recompile without them.
             with_context = false;

@@ -129,7 +129,7 @@ pub fn join_path<P: AsRef<Path>>(parts: impl IntoIterator<Item = P>) -> String {
 /// Default JVM options for workers and plain runs; the project's own options come after them
 /// (and win, for `-X`/`-D` options). The `--add-opens` let old code and old test libraries
 /// reflect into `java.base` on JDK 17 as they did on JDK 8, and the agent reach the JDK's
-/// rendering-hint key registry (agent `HintKeys`).
+/// rendering-hint key registry (agent `HintKeys`) and javac's trees (agent `JavacPrune`).
 pub fn default_jvm_options() -> Vec<String> {
     let mut v: Vec<String> = [
         "-Xss8m",
@@ -157,6 +157,13 @@ pub fn default_jvm_options() -> Vec<String> {
     }
     // The agent's `HintKeys` reads the JDK's registry of rendering-hint keys.
     v.push("--add-opens=java.desktop/java.awt=ALL-UNNAMED".to_string());
+    // The agent's `JavacPrune` leaves methods out of javac's trees (docs/weaving.md, compile
+    // rounds). Plain's JVMs get the same options, so a test sees the same exports in both.
+    for package in ["api", "code", "tree", "util"] {
+        v.push(format!(
+            "--add-exports=jdk.compiler/com.sun.tools.javac.{package}=ALL-UNNAMED"
+        ));
+    }
     // The warm loader's instrumenter loads ASM from here (agent `WarmLoader`).
     v.push(format!(
         "-D{}={}",

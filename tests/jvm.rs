@@ -21,7 +21,11 @@ fn shared() -> &'static Shared {
             "{}:/usr/share/java/junit4.jar:/usr/share/java/hamcrest-core.jar",
             agent.display()
         );
-        let jvm = Jvm::start(&java_home(), &cp, &["-Xmx512m".to_string()]).expect("JVM starts");
+        // The workers' options (javac's internals exported to the agent's `JavacPrune` among
+        // them), with a smaller heap.
+        let mut options = patchval::toolchain::default_jvm_options();
+        options.push("-Xmx512m".to_string());
+        let jvm = Jvm::start(&java_home(), &cp, &options).expect("JVM starts");
         Shared { jvm, dir }
     })
 }
@@ -60,7 +64,7 @@ fn compile(dir: &std::path::Path, name: &str, text: &str, cp: &str) -> Vec<Strin
     let mut args = vec!["compile", n.as_str()];
     args.extend(opts.iter().copied());
     let src = src.display().to_string();
-    args.extend(["1", src.as_str()]);
+    args.extend(["1", src.as_str(), "0"]);
     call(&args)
 }
 
@@ -105,6 +109,110 @@ fn compile_errors_come_back_with_lines() {
     assert_eq!(r[0], "ERRORS");
     let fields: Vec<&str> = r[1].split('\t').collect();
     assert_eq!(fields[1], "2", "{r:?}");
+}
+
+/// A class whose methods 5-7 and 9-11 may be left out (lines 5 to 13 prunable). Line 6 does not
+/// attribute, line 10 fails definite assignment; method 12 compiles; the others are kept.
+const PRUNABLE: &str = "package t;
+import java.util.function.IntSupplier;
+public class Prune {
+    int good(int x) { IntSupplier s = () -> x + 1; return s.getAsInt(); }
+    int __pv_ctx0_good(int x) {
+        return y;
+    }
+    static class Inner { int h() { Runnable r = () -> {}; r.run(); return 2; } }
+    int __pv_ctx1_good(int x) {
+        int z; return z;
+    }
+    int __pv_p2(int x) { return x * 2; }
+    int later(int x) { java.util.function.IntUnaryOperator g = v -> v * 3; return g.applyAsInt(x); }
+}
+";
+
+fn compile_pruning(dir: &std::path::Path, text: &str, prunable: &[(usize, usize)]) -> Vec<String> {
+    let src = write_file(&dir.join("src"), "t/Prune.java", text);
+    let out = dir.join("classes");
+    let _ = std::fs::remove_dir_all(&out);
+    std::fs::create_dir_all(&out).unwrap();
+    let request = patchval::pool::protocol::Request::Compile {
+        options: [
+            "-d",
+            out.to_str().unwrap(),
+            "--release",
+            "8",
+            "-g",
+            "-nowarn",
+        ]
+        .iter()
+        .chain(["-XDshould-stop.ifError=FLOW"].iter())
+        .map(|s| s.to_string())
+        .collect(),
+        files: vec![src.display().to_string()],
+        prunable: prunable.to_vec(),
+    };
+    let args = request.agent_args();
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    call(&args)
+}
+
+fn class_bytes(dir: &std::path::Path) -> Vec<(String, Vec<u8>)> {
+    let mut out: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir.join("classes/t"))
+        .map(|d| {
+            d.flatten()
+                .map(|e| {
+                    let name = e.file_name().to_string_lossy().into_owned();
+                    (name, std::fs::read(e.path()).unwrap())
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    out.sort();
+    out
+}
+
+/// Errors only inside prunable methods: javac writes the class files without those methods, byte
+/// for byte the ones it writes for the text without them (their lines left blank, so every other
+/// line keeps its number); the errors still come back. An error outside them, or a method holding
+/// one that declares a class, writes nothing, as a plain call.
+#[test]
+fn methods_holding_errors_are_left_out_of_the_class_files() {
+    let base = shared().dir.path().join("prune");
+    let pruned = compile_pruning(&base.join("a"), PRUNABLE, &[(5, 13)]);
+    assert_eq!(pruned[0], "PRUNED", "{pruned:?}");
+    let lines: Vec<&str> = pruned[1..]
+        .iter()
+        .map(|l| l.split('\t').nth(1).unwrap())
+        .collect();
+    assert_eq!(lines, ["6", "10"], "{pruned:?}");
+    let without: String = PRUNABLE
+        .lines()
+        .enumerate()
+        .map(|(i, l)| {
+            if (4..7).contains(&i) || (8..11).contains(&i) {
+                "\n".to_string()
+            } else {
+                format!("{l}\n")
+            }
+        })
+        .collect();
+    assert_eq!(compile_pruning(&base.join("b"), &without, &[]), ["OK"]);
+    let (a, b) = (class_bytes(&base.join("a")), class_bytes(&base.join("b")));
+    assert_eq!(a.len(), 2, "Prune and Prune$Inner");
+    assert!(
+        a == b,
+        "the pruned compile's class files differ from the text's without the methods"
+    );
+
+    // An error outside the prunable lines: nothing written.
+    let outside = PRUNABLE.replace("return x * 2;", "return q;");
+    let r = compile_pruning(&base.join("c"), &outside, &[(5, 11)]);
+    assert_eq!(r[0], "ERRORS", "{r:?}");
+    assert!(class_bytes(&base.join("c")).is_empty());
+    // A method holding an error declares an anonymous class: its name would be taken.
+    let anonymous = PRUNABLE.replace("return y;", "Object o = new Object() {}; return y;");
+    let r = compile_pruning(&base.join("d"), &anonymous, &[(5, 13)]);
+    assert_eq!(r[0], "ERRORS", "{r:?}");
+    assert!(class_bytes(&base.join("d")).is_empty());
 }
 
 const JUNIT3: [(&str, &str); 6] = [
@@ -186,6 +294,7 @@ fn junit3_default_suites_are_listed_by_method() {
             .iter()
             .map(|(p, _)| src_dir.join(p).display().to_string()),
     );
+    args.push("0".into());
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     assert_eq!(call(&args), ["OK"]);
     let classes = out.display().to_string();

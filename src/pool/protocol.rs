@@ -44,6 +44,9 @@ pub enum Request {
     Compile {
         options: Vec<String>,
         files: Vec<String>,
+        /// Methods of the first file (first and last line, 1-based) javac may leave out of the
+        /// class files when every error lies inside them (the agent's `JavacPrune`); empty: none.
+        prunable: Vec<(usize, usize)>,
     },
     /// Parse source files only and report syntax errors.
     ParseCheck { files: Vec<String> },
@@ -94,7 +97,17 @@ impl Request {
                 };
                 with_lists(op, &[classpath], &[&test.class, &test.method])
             }
-            Request::Compile { options, files } => with_lists(op::COMPILE, &[options, files], &[]),
+            Request::Compile {
+                options,
+                files,
+                prunable,
+            } => {
+                let pairs: Vec<String> = prunable
+                    .iter()
+                    .flat_map(|&(a, b)| [a.to_string(), b.to_string()])
+                    .collect();
+                with_lists(op::COMPILE, &[options, files, &pairs], &[])
+            }
             Request::ParseCheck { files } => with_lists(op::PARSE_CHECK, &[files], &[]),
         }
     }

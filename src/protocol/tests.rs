@@ -95,6 +95,7 @@ fn every_operation_the_rust_side_sends_is_dispatched() {
         Request::Compile {
             options: vec![],
             files: vec!["A.java".into()],
+            prunable: vec![],
         },
         Request::ParseCheck {
             files: vec!["A.java".into()],

@@ -54,10 +54,10 @@ public final class Agent {
         }
     }
 
-    /** {"OK"|"ERRORS", "<file>\t<line>\t<col>\t<start>\t<end>\t<message>"...}, errors only. */
-    public static String[] compile(String[] options, String[] files) {
+    /** {"OK"|"ERRORS"|"PRUNED", "<file>\t<line>\t<col>\t<start>\t<end>\t<message>"...}, errors only. */
+    public static String[] compile(String[] options, String[] files, String[] prunable) {
         try {
-            return JavacBridge.compile(options, files);
+            return JavacBridge.compile(options, files, prunable);
         } catch (Throwable t) {
             return new String[] {Protocol.Compile.ERRORS, JavacBridge.unplaced(safe("compiler crashed", t))};
         }

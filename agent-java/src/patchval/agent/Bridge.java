@@ -54,7 +54,8 @@ public final class Bridge {
                 }
                 case Protocol.Op.COMPILE: {
                     String[] options = r.list();
-                    return Agent.compile(options, r.list());
+                    String[] files = r.list();
+                    return Agent.compile(options, files, r.list());
                 }
                 case Protocol.Op.PARSE_CHECK:
                     return Agent.parseCheck(r.list());

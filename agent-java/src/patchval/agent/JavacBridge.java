@@ -42,20 +42,29 @@ final class JavacBridge {
     /** File managers keyed by the exact option list (so -cp/-d/--release locations never leak across keys). */
     private static final LinkedHashMap<String, StandardJavaFileManager> FMS = new LinkedHashMap<>(8, 0.75f, true);
 
-    static String[] compile(String[] options, String[] files) {
+    /**
+     * Compiles {@code files}; {@code prunable} (line pairs of the first file, possibly empty) names methods that may
+     * be left out of the class files when every error lies inside them ({@link JavacPrune}): the answer is then
+     * {@code pruned} with the errors.
+     */
+    static String[] compile(String[] options, String[] files, String[] prunable) {
         synchronized (LOCK) {
             List<String> opts = options == null ? new ArrayList<String>() : Arrays.asList(options);
-            return run(opts, files, false);
+            long[][] ranges = JavacPrune.ranges(prunable);
+            if (ranges == null) {
+                return new String[] {Protocol.Compile.ERRORS, unplaced("malformed prunable line pairs")};
+            }
+            return run(opts, files, false, ranges);
         }
     }
 
     static String[] parseCheck(String[] files) {
         synchronized (LOCK) {
-            return run(PARSE_OPTIONS, files, true);
+            return run(PARSE_OPTIONS, files, true, new long[0][]);
         }
     }
 
-    private static String[] run(List<String> opts, String[] files, boolean parseOnly) {
+    private static String[] run(List<String> opts, String[] files, boolean parseOnly, long[][] prunable) {
         String key = (parseOnly ? "parse\0" : "compile\0") + String.join("\0", opts);
         StandardJavaFileManager fm = null;
         boolean ok = false;
@@ -81,9 +90,13 @@ final class JavacBridge {
                 ok = true; // the file manager is fine, the options are not
                 return new String[] {Protocol.Compile.ERRORS, unplaced(Util.clean("invalid compiler options: " + Util.describe(e)))};
             }
+            boolean pruned = false;
             if (parseOnly) {
                 task.parse();
                 success = true;
+            } else if (prunable.length > 0) {
+                pruned = analyseThenGenerate(task, diags, prunable);
+                success = errors(diags).isEmpty();
             } else {
                 Boolean r = task.call();
                 success = r != null && r;
@@ -101,7 +114,7 @@ final class JavacBridge {
                 }
                 res.add(format(d, given));
             }
-            if (res.size() > 1 || !success) res.set(0, Protocol.Compile.ERRORS);
+            if (res.size() > 1 || !success) res.set(0, pruned ? Protocol.Compile.PRUNED : Protocol.Compile.ERRORS);
             if (!success && res.size() == 1) {
                 res.add(unplaced(Util.clean("compilation failed without diagnostics: " + out)));
             }
@@ -113,6 +126,44 @@ final class JavacBridge {
             FORWARDER.target = null;
             release(key, fm, ok);
         }
+    }
+
+    /**
+     * javac's call in steps: parse, analyse (attribution and flow, every error reported as by a call), then write
+     * the class files when there is no error, or when the errors lie only inside prunable methods and
+     * {@link JavacPrune} could leave those out. Answers whether class files were written past errors; a compile
+     * that writes none past errors answers as a call does.
+     */
+    private static boolean analyseThenGenerate(JavacTask task, DiagnosticCollector<JavaFileObject> diags,
+                                               long[][] prunable) throws java.io.IOException {
+        List<com.sun.source.tree.CompilationUnitTree> units = new ArrayList<>();
+        for (com.sun.source.tree.CompilationUnitTree u : task.parse()) units.add(u);
+        boolean parsed = errors(diags).isEmpty();
+        task.analyze();
+        List<Diagnostic<? extends JavaFileObject>> analysed = errors(diags);
+        if (analysed.isEmpty()) {
+            task.generate();
+            return false;
+        }
+        if (!parsed || units.isEmpty()) return false;
+        try {
+            if (!JavacPrune.prune(task, units.get(0), analysed, prunable)) return false;
+            task.generate();
+        } catch (RuntimeException | LinkageError e) {
+            // Class files may be half written: the answer is the errors alone, and the caller's next compile
+            // empties the directory.
+            return false;
+        }
+        // javac refused to write a class it could not finish (a method past the JVM's limits): as a call.
+        return errors(diags).size() == analysed.size();
+    }
+
+    private static List<Diagnostic<? extends JavaFileObject>> errors(DiagnosticCollector<JavaFileObject> diags) {
+        List<Diagnostic<? extends JavaFileObject>> out = new ArrayList<>();
+        for (Diagnostic<? extends JavaFileObject> d : diags.getDiagnostics()) {
+            if (d.getKind() == Diagnostic.Kind.ERROR) out.add(d);
+        }
+        return out;
     }
 
     private static String format(Diagnostic<? extends JavaFileObject> d, Map<JavaFileObject, String> given) {
