@@ -252,15 +252,19 @@ pub fn stub(
             ));
         }
     }
+    // How a generated unit left, re-issued; an inline patch jumps as written, so a stub whose
+    // patches are all inline has no such line (a `return` there would leave a blank final of a
+    // constructor unassigned on a path javac sees: `finals.rs`).
+    let units: Vec<&WovenPatch> = patches.iter().filter(|p| !p.inline).collect();
     let mut control = String::new();
-    if site.breakable && patches.iter().any(|p| p.mentions.has_break) {
+    if site.breakable && units.iter().any(|p| p.mentions.has_break) {
         control.push_str(&format!("if (__pv_k[0] == {}) break;\n", jump::BREAK));
     }
-    if site.in_loop && patches.iter().any(|p| p.mentions.has_continue) {
+    if site.in_loop && units.iter().any(|p| p.mentions.has_continue) {
         control.push_str(&format!("if (__pv_k[0] == {}) continue;\n", jump::CONTINUE));
     }
     for (j, label) in site.labels.iter().enumerate() {
-        if !patches
+        if !units
             .iter()
             .any(|p| p.mentions.jump_labels.contains(&label.name))
         {
@@ -275,11 +279,13 @@ pub fn stub(
             ));
         }
     }
-    control.push_str(&format!(
-        "if (__pv_k[0] == {}) return{};\n",
-        jump::RETURN,
-        if has_result { " __pv_r" } else { "" }
-    ));
+    if !units.is_empty() {
+        control.push_str(&format!(
+            "if (__pv_k[0] == {}) return{};\n",
+            jump::RETURN,
+            if has_result { " __pv_r" } else { "" }
+        ));
+    }
     let result_decl = if has_result {
         format!(
             "{} __pv_r = {};\n",

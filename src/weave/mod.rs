@@ -6,6 +6,7 @@
 pub mod completion;
 pub mod eligible;
 pub mod emit;
+pub mod finals;
 pub mod frames;
 pub mod hoist;
 pub mod locals;
@@ -353,7 +354,8 @@ fn braceless_exclusion(
 
 impl Plan {
     /// Runs inline in the enclosing method, as written, every patch that could see a generated
-    /// isolation unit on the call stack (`stack.rs`); call before `enable_tree`.
+    /// isolation unit on the call stack (`stack.rs`), and every patch of a location that may
+    /// assign a blank `final` (`finals.rs`); call before `enable_tree`.
     pub fn inline_stack_exposed(&mut self, oracle: &dyn stack::StackOracle) {
         let tree = parser().parse(&self.src, None);
         let fields = tree
@@ -370,6 +372,25 @@ impl Plan {
                 // shift the lines after the location alike: `line_delta`).
                 self.inline[i] =
                     stack::stack_exposure(stmt, &self.site, &fields, class_name.as_deref(), oracle);
+            }
+        }
+        let blank = tree
+            .as_ref()
+            .map(|t| finals::blank_final_fields(&self.src, t.root_node(), &self.site))
+            .unwrap_or_default();
+        let original = tokens::scan(&self.src[self.site.target.clone()]);
+        let woven: Vec<&Mentions> = (0..self.statements.len())
+            .filter(|&i| self.excluded[i].is_none())
+            .map(|i| &self.mentions[i])
+            .collect();
+        let any_inline = self.inline.iter().any(Option::is_some);
+        if let Some(why) =
+            finals::assigns_blank_final(&self.site, &blank, &original, &woven, any_inline)
+        {
+            for (inline, excluded) in self.inline.iter_mut().zip(&self.excluded) {
+                if excluded.is_none() && inline.is_none() {
+                    *inline = Some(why.clone());
+                }
             }
         }
     }

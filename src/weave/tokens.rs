@@ -12,6 +12,8 @@ pub struct Mentions {
     pub assigned: BTreeSet<String>,
     /// Identifiers that may be read: every name but a plain `x = …` target (or declarator).
     pub read: BTreeSet<String>,
+    /// Identifiers written `this.x` (fields of the enclosing class).
+    pub this_names: BTreeSet<String>,
     pub has_break: bool,
     pub has_continue: bool,
     /// Labels named by `break L` / `continue L`.
@@ -119,7 +121,17 @@ pub fn scan(src: &str) -> Mentions {
             }
             _ => {}
         }
-        if *prev == b'.' || word.as_bytes()[0].is_ascii_digit() {
+        if *prev == b'.' {
+            let this = k
+                .checked_sub(1)
+                .and_then(|j| toks.get(j))
+                .filter(|(w, _, e)| w == "this" && src[*e..*end - word.len()].trim() == ".");
+            if this.is_some() {
+                m.this_names.insert(word.clone());
+            }
+            continue;
+        }
+        if word.as_bytes()[0].is_ascii_digit() {
             continue;
         }
         m.names.insert(word.clone());
@@ -196,6 +208,9 @@ mod tests {
         let assigned: Vec<&str> = m.assigned.iter().map(|s| s.as_str()).collect();
         assert_eq!(assigned, ["t", "v", "w", "x", "z"]);
         assert!(!m.has_break && !m.has_comment);
+        let this = scan("this.tag = new Tag(this . text); that.other = 1; tag2 = this.");
+        let named: Vec<&str> = this.this_names.iter().map(|s| s.as_str()).collect();
+        assert_eq!(named, ["tag", "text"]);
         // Read: all but the targets of a plain `=` (compound assignments and `++` read).
         let read: Vec<&str> = m.read.iter().map(|s| s.as_str()).collect();
         assert_eq!(read, ["a", "if", "p", "q", "v", "w", "x", "y"]);

@@ -62,10 +62,26 @@ MARK = [
     ("mark()", "C"),
 ]
 
+# A blank final local (`final int cost;`) assigned at the location, beside patches that walk the
+# stack: every patch runs inline (src/weave/finals.rs), each assigning it in a branch of its own;
+# before, the stack readers ran inline and the others in generated methods whose write-back javac
+# refused beside them. `depth()` is 2 in `fee` as plain runs it, 3 in a generated method.
+FEE = [
+    ("cost = units * 4;", "s"),
+    ("cost = units * 4 + (Thread.currentThread().getStackTrace().length > 0 ? 0 : 1);", "s"),
+    ("note(); cost = units * 4;", "s"),
+    ("cost = units * 5;", "F"),
+    ("cost = units * 4; cost = 1;", "C"),
+    ("units++;", "C"),
+    ("if (depth() > 1) { cost = 0; } else { cost = units * 4; }", "F"),
+    ("cost = (int) depth() * 20;", "s"),
+]
+
 SETS = [
     ("charge", PKG + "Meter.java", "public static int charge(", "cost = units * 3;", 0, CHARGE),
     ("bill", PKG + "Meter.java", "public static int bill(", "cost = units * 2;", 0, BILL),
     ("mark", PKG + "Meter.java", "public static int bill(", "mark();", 0, MARK),
+    ("fee", PKG + "Meter.java", "public static int fee(", "cost = units * 4;", 0, FEE),
 ]
 
 

@@ -47,4 +47,10 @@ public class Meter {
         cost = units * 3;
         return cost + 1;
     }
+
+    public static int fee(int units) {
+        final int cost;
+        cost = units * 4;
+        return cost;
+    }
 }

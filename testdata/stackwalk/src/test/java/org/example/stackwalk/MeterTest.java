@@ -23,4 +23,9 @@ public class MeterTest {
         assertEquals(20, Meter.bill(10));
         assertEquals(MARK_LINE, Meter.markedAt);
     }
+
+    @Test
+    public void feesFourPerUnit() {
+        assertEquals(40, Meter.fee(10));
+    }
 }
