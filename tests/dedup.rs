@@ -12,6 +12,19 @@ fn dedup_fixture_matches_plain_and_expectations() {
         fast.iter().all(|r| r.extra["tree_fallbacks"].is_null()),
         "no test should be unstable"
     );
+    // `checked_exc`'s two `C` patches fail only in their context copies: javac leaves those out
+    // of the one call's class files (agent `JavacPrune`), no second round.
+    let checked = fast
+        .iter()
+        .find(|r| r.set_name() == "checked_exc.json")
+        .expect("checked_exc.json");
+    assert_eq!(
+        checked.succlist.matches('C').count(),
+        2,
+        "{}",
+        checked.succlist
+    );
+    assert_eq!(checked.extra["javac_invocations"], 1, "{}", checked.extra);
 }
 
 #[test]

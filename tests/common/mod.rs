@@ -443,7 +443,9 @@ pub fn check_fixture_runs(name: &str, kind: &str) -> (Vec<ResultLine>, Vec<Resul
             f.set_name()
         );
         assert_eq!(p.technique.as_deref(), Some("plain"));
-        // javac runs once per set when every woven patch compiles, twice when some do not.
+        // javac runs once per set when every woven patch compiles, and when the errors of those
+        // that do not lie only in their units (left out of the same call's class files); twice
+        // when they reach the enclosing method.
         let x = &f.extra;
         let javac = x["javac_invocations"].as_u64().unwrap();
         if f.technique.as_deref() == Some("schemata") {
@@ -452,7 +454,7 @@ pub fn check_fixture_runs(name: &str, kind: &str) -> (Vec<ResultLine>, Vec<Resul
             if woven_c == 0 {
                 assert_eq!(javac, 1, "{}: {x}", f.set_name());
             } else if fallback == 0 {
-                assert_eq!(javac, 2, "{}: {x}", f.set_name());
+                assert!((1..=2).contains(&javac), "{}: {x}", f.set_name());
             }
         } else {
             assert_eq!(javac, 0);
