@@ -77,18 +77,20 @@ impl CompileSetup {
         text: &str,
         others: &[(String, String)],
     ) -> Result<Vec<Diagnostic>, PoolError> {
-        self.call(worker, text, others, Vec::new())
+        self.call(worker, text, others, Vec::new(), Vec::new())
             .map(|c| c.diagnostics)
     }
 
     /// One javac call on `text` (and `others`) into a fresh overlay; `prunable` names methods of
-    /// `text` (first and last line) javac may leave out when every error lies inside them.
+    /// `text` (first and last line) javac may leave out when every error lies inside them,
+    /// `unused` methods it leaves out whenever it can (they never run).
     fn call(
         &self,
         worker: &mut Worker,
         text: &str,
         others: &[(String, String)],
         prunable: Vec<(usize, usize)>,
+        unused: Vec<(usize, usize)>,
     ) -> Result<Compiled, PoolError> {
         reset_dir(&self.overlay)
             .map_err(|e| PoolError::Agent(format!("{}: {e}", self.overlay.display())))?;
@@ -99,6 +101,7 @@ impl CompileSetup {
                 options: self.options(),
                 files: files.iter().map(|f| f.display().to_string()).collect(),
                 prunable,
+                unused,
             },
             Some(std::time::Duration::from_secs(600)),
         )?;
@@ -314,7 +317,15 @@ pub fn compile_schemata(
             .filter(|u| u.kind == UnitKind::Context || plan.inline[u.patch].is_none())
             .map(|u| (*u.lines.start(), *u.lines.end()))
             .collect();
-        let compiled = setup.call(worker, &woven.text, &[], prunable)?;
+        // Context copies never run: left out of the class files (as from round 2's), which then
+        // hold no method plain's have not but the private generated ones.
+        let unused = woven
+            .units
+            .iter()
+            .filter(|u| u.kind == UnitKind::Context)
+            .map(|u| (*u.lines.start(), *u.lines.end()))
+            .collect();
+        let compiled = setup.call(worker, &woven.text, &[], prunable, unused)?;
         let diags = compiled.diagnostics;
         if diags.is_empty() {
             out.woven = Some(finish(setup, plan, woven, &mut out.fallback));

@@ -64,7 +64,7 @@ fn compile(dir: &std::path::Path, name: &str, text: &str, cp: &str) -> Vec<Strin
     let mut args = vec!["compile", n.as_str()];
     args.extend(opts.iter().copied());
     let src = src.display().to_string();
-    args.extend(["1", src.as_str(), "0"]);
+    args.extend(["1", src.as_str(), "0", "0"]);
     call(&args)
 }
 
@@ -111,8 +111,9 @@ fn compile_errors_come_back_with_lines() {
     assert_eq!(fields[1], "2", "{r:?}");
 }
 
-/// A class whose methods 5-7 and 9-11 may be left out (lines 5 to 13 prunable). Line 6 does not
-/// attribute, line 10 fails definite assignment; method 12 compiles; the others are kept.
+/// A class whose methods on lines 5 to 13 may be left out: context copies on 5-7 (does not
+/// attribute), 9-11 (fails definite assignment) and 13 (compiles), a generated method on 12
+/// (compiles); the others are kept.
 const PRUNABLE: &str = "package t;
 import java.util.function.IntSupplier;
 public class Prune {
@@ -125,11 +126,20 @@ public class Prune {
         int z; return z;
     }
     int __pv_p2(int x) { return x * 2; }
+    int __pv_ctx2_good(int x) { IntSupplier s = () -> x + 2; return s.getAsInt(); }
     int later(int x) { java.util.function.IntUnaryOperator g = v -> v * 3; return g.applyAsInt(x); }
 }
 ";
 
-fn compile_pruning(dir: &std::path::Path, text: &str, prunable: &[(usize, usize)]) -> Vec<String> {
+/// The context copies' lines in [`PRUNABLE`].
+const COPIES: [(usize, usize); 3] = [(5, 7), (9, 11), (13, 13)];
+
+fn compile_pruning(
+    dir: &std::path::Path,
+    text: &str,
+    prunable: &[(usize, usize)],
+    unused: &[(usize, usize)],
+) -> Vec<String> {
     let src = write_file(&dir.join("src"), "t/Prune.java", text);
     let out = dir.join("classes");
     let _ = std::fs::remove_dir_all(&out);
@@ -149,6 +159,7 @@ fn compile_pruning(dir: &std::path::Path, text: &str, prunable: &[(usize, usize)
         .collect(),
         files: vec![src.display().to_string()],
         prunable: prunable.to_vec(),
+        unused: unused.to_vec(),
     };
     let args = request.agent_args();
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
@@ -170,32 +181,37 @@ fn class_bytes(dir: &std::path::Path) -> Vec<(String, Vec<u8>)> {
     out
 }
 
-/// Errors only inside prunable methods: javac writes the class files without those methods, byte
-/// for byte the ones it writes for the text without them (their lines left blank, so every other
-/// line keeps its number); the errors still come back. An error outside them, or a method holding
-/// one that declares a class, writes nothing, as a plain call.
+/// `text` with the lines of `ranges` (1-based, inclusive) left blank: every other line keeps its
+/// number.
+fn blanked(text: &str, ranges: &[(usize, usize)]) -> String {
+    text.lines()
+        .enumerate()
+        .map(|(i, l)| {
+            if ranges.iter().any(|&(a, b)| (a..=b).contains(&(i + 1))) {
+                "\n".to_string()
+            } else {
+                format!("{l}\n")
+            }
+        })
+        .collect()
+}
+
+/// Errors only inside prunable methods: javac writes the class files without those methods and
+/// without the unused ones (the copies), byte for byte the ones it writes for the text without
+/// them; the errors still come back. With no error the unused ones are left out alike. An error
+/// outside them, or a method holding one that declares a class, writes nothing, as a plain call.
 #[test]
 fn methods_holding_errors_are_left_out_of_the_class_files() {
     let base = shared().dir.path().join("prune");
-    let pruned = compile_pruning(&base.join("a"), PRUNABLE, &[(5, 13)]);
+    let pruned = compile_pruning(&base.join("a"), PRUNABLE, &[(5, 13)], &COPIES);
     assert_eq!(pruned[0], "PRUNED", "{pruned:?}");
     let lines: Vec<&str> = pruned[1..]
         .iter()
         .map(|l| l.split('\t').nth(1).unwrap())
         .collect();
     assert_eq!(lines, ["6", "10"], "{pruned:?}");
-    let without: String = PRUNABLE
-        .lines()
-        .enumerate()
-        .map(|(i, l)| {
-            if (4..7).contains(&i) || (8..11).contains(&i) {
-                "\n".to_string()
-            } else {
-                format!("{l}\n")
-            }
-        })
-        .collect();
-    assert_eq!(compile_pruning(&base.join("b"), &without, &[]), ["OK"]);
+    let without = blanked(PRUNABLE, &COPIES);
+    assert_eq!(compile_pruning(&base.join("b"), &without, &[], &[]), ["OK"]);
     let (a, b) = (class_bytes(&base.join("a")), class_bytes(&base.join("b")));
     assert_eq!(a.len(), 2, "Prune and Prune$Inner");
     assert!(
@@ -203,14 +219,26 @@ fn methods_holding_errors_are_left_out_of_the_class_files() {
         "the pruned compile's class files differ from the text's without the methods"
     );
 
+    // No error: the copies are left out all the same.
+    let clean = PRUNABLE
+        .replace("return y;", "return x;")
+        .replace("int z; return z;", "int z = 1; return z;");
+    let r = compile_pruning(&base.join("e"), &clean, &[(5, 13)], &COPIES);
+    assert_eq!(r, ["OK"]);
+    assert_eq!(
+        compile_pruning(&base.join("f"), &blanked(&clean, &COPIES), &[], &[]),
+        ["OK"]
+    );
+    assert!(class_bytes(&base.join("e")) == class_bytes(&base.join("f")));
+
     // An error outside the prunable lines: nothing written.
     let outside = PRUNABLE.replace("return x * 2;", "return q;");
-    let r = compile_pruning(&base.join("c"), &outside, &[(5, 11)]);
+    let r = compile_pruning(&base.join("c"), &outside, &[(5, 11)], &COPIES);
     assert_eq!(r[0], "ERRORS", "{r:?}");
     assert!(class_bytes(&base.join("c")).is_empty());
     // A method holding an error declares an anonymous class: its name would be taken.
     let anonymous = PRUNABLE.replace("return y;", "Object o = new Object() {}; return y;");
-    let r = compile_pruning(&base.join("d"), &anonymous, &[(5, 13)]);
+    let r = compile_pruning(&base.join("d"), &anonymous, &[(5, 13)], &COPIES);
     assert_eq!(r[0], "ERRORS", "{r:?}");
     assert!(class_bytes(&base.join("d")).is_empty());
 }
@@ -294,7 +322,7 @@ fn junit3_default_suites_are_listed_by_method() {
             .iter()
             .map(|(p, _)| src_dir.join(p).display().to_string()),
     );
-    args.push("0".into());
+    args.extend(["0".into(), "0".into()]);
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     assert_eq!(call(&args), ["OK"]);
     let classes = out.display().to_string();

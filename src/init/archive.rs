@@ -82,6 +82,7 @@ pub fn make(wd: &WorkDir, state: &State) -> Result<PathBuf, ArchiveError> {
             options: setup.options(),
             files: vec![source.display().to_string()],
             prunable: vec![],
+            unused: vec![],
         });
     }
     if let Some(t) = state.tests.iter().find(|t| t.passed && t.millis < 2000.0) {

@@ -47,6 +47,9 @@ pub enum Request {
         /// Methods of the first file (first and last line, 1-based) javac may leave out of the
         /// class files when every error lies inside them (the agent's `JavacPrune`); empty: none.
         prunable: Vec<(usize, usize)>,
+        /// Methods of the first file never run (context copies), left out of the class files
+        /// whenever methods can be.
+        unused: Vec<(usize, usize)>,
     },
     /// Parse source files only and report syntax errors.
     ParseCheck { files: Vec<String> },
@@ -101,12 +104,18 @@ impl Request {
                 options,
                 files,
                 prunable,
+                unused,
             } => {
-                let pairs: Vec<String> = prunable
-                    .iter()
-                    .flat_map(|&(a, b)| [a.to_string(), b.to_string()])
-                    .collect();
-                with_lists(op::COMPILE, &[options, files, &pairs], &[])
+                let pairs = |v: &[(usize, usize)]| -> Vec<String> {
+                    v.iter()
+                        .flat_map(|&(a, b)| [a.to_string(), b.to_string()])
+                        .collect()
+                };
+                with_lists(
+                    op::COMPILE,
+                    &[options, files, &pairs(prunable), &pairs(unused)],
+                    &[],
+                )
             }
             Request::ParseCheck { files } => with_lists(op::PARSE_CHECK, &[files], &[]),
         }

@@ -96,6 +96,7 @@ fn every_operation_the_rust_side_sends_is_dispatched() {
             options: vec![],
             files: vec!["A.java".into()],
             prunable: vec![],
+            unused: vec![],
         },
         Request::ParseCheck {
             files: vec!["A.java".into()],

@@ -55,9 +55,9 @@ public final class Agent {
     }
 
     /** {"OK"|"ERRORS"|"PRUNED", "<file>\t<line>\t<col>\t<start>\t<end>\t<message>"...}, errors only. */
-    public static String[] compile(String[] options, String[] files, String[] prunable) {
+    public static String[] compile(String[] options, String[] files, String[] prunable, String[] unused) {
         try {
-            return JavacBridge.compile(options, files, prunable);
+            return JavacBridge.compile(options, files, prunable, unused);
         } catch (Throwable t) {
             return new String[] {Protocol.Compile.ERRORS, JavacBridge.unplaced(safe("compiler crashed", t))};
         }

@@ -55,7 +55,8 @@ public final class Bridge {
                 case Protocol.Op.COMPILE: {
                     String[] options = r.list();
                     String[] files = r.list();
-                    return Agent.compile(options, files, r.list());
+                    String[] prunable = r.list();
+                    return Agent.compile(options, files, prunable, r.list());
                 }
                 case Protocol.Op.PARSE_CHECK:
                     return Agent.parseCheck(r.list());

@@ -45,26 +45,29 @@ final class JavacBridge {
     /**
      * Compiles {@code files}; {@code prunable} (line pairs of the first file, possibly empty) names methods that may
      * be left out of the class files when every error lies inside them ({@link JavacPrune}): the answer is then
-     * {@code pruned} with the errors.
+     * {@code pruned} with the errors; {@code unused} (line pairs too) names methods never run, left out whenever
+     * methods can be.
      */
-    static String[] compile(String[] options, String[] files, String[] prunable) {
+    static String[] compile(String[] options, String[] files, String[] prunable, String[] unused) {
         synchronized (LOCK) {
             List<String> opts = options == null ? new ArrayList<String>() : Arrays.asList(options);
             long[][] ranges = JavacPrune.ranges(prunable);
-            if (ranges == null) {
-                return new String[] {Protocol.Compile.ERRORS, unplaced("malformed prunable line pairs")};
+            long[][] never = JavacPrune.ranges(unused);
+            if (ranges == null || never == null) {
+                return new String[] {Protocol.Compile.ERRORS, unplaced("malformed prunable or unused line pairs")};
             }
-            return run(opts, files, false, ranges);
+            return run(opts, files, false, ranges, never);
         }
     }
 
     static String[] parseCheck(String[] files) {
         synchronized (LOCK) {
-            return run(PARSE_OPTIONS, files, true, new long[0][]);
+            return run(PARSE_OPTIONS, files, true, new long[0][], new long[0][]);
         }
     }
 
-    private static String[] run(List<String> opts, String[] files, boolean parseOnly, long[][] prunable) {
+    private static String[] run(List<String> opts, String[] files, boolean parseOnly, long[][] prunable,
+                                long[][] unused) {
         String key = (parseOnly ? "parse\0" : "compile\0") + String.join("\0", opts);
         StandardJavaFileManager fm = null;
         boolean ok = false;
@@ -94,8 +97,8 @@ final class JavacBridge {
             if (parseOnly) {
                 task.parse();
                 success = true;
-            } else if (prunable.length > 0) {
-                pruned = analyseThenGenerate(task, diags, prunable);
+            } else if ((prunable.length > 0 || unused.length > 0) && JavacPrune.available()) {
+                pruned = analyseThenGenerate(task, diags, prunable, unused);
                 success = errors(diags).isEmpty();
             } else {
                 Boolean r = task.call();
@@ -129,27 +132,29 @@ final class JavacBridge {
     }
 
     /**
-     * javac's call in steps: parse, analyse (attribution and flow, every error reported as by a call), then write
-     * the class files when there is no error, or when the errors lie only inside prunable methods and
-     * {@link JavacPrune} could leave those out. Answers whether class files were written past errors; a compile
-     * that writes none past errors answers as a call does.
+     * javac's call in steps: parse, analyse (attribution and flow, every error reported as by a call), leave out the
+     * unused methods and, when every error lies inside prunable ones, those holding errors ({@link JavacPrune}),
+     * then write the class files when no error is left. Answers whether class files were written past errors; a
+     * compile that writes none past errors answers as a call does.
      */
     private static boolean analyseThenGenerate(JavacTask task, DiagnosticCollector<JavaFileObject> diags,
-                                               long[][] prunable) throws java.io.IOException {
+                                               long[][] prunable, long[][] unused)
+            throws java.io.IOException, ReflectiveOperationException {
         List<com.sun.source.tree.CompilationUnitTree> units = new ArrayList<>();
         for (com.sun.source.tree.CompilationUnitTree u : task.parse()) units.add(u);
         boolean parsed = errors(diags).isEmpty();
         task.analyze();
         List<Diagnostic<? extends JavaFileObject>> analysed = errors(diags);
         if (analysed.isEmpty()) {
+            if (!units.isEmpty()) JavacPrune.leaveOut(task, units.get(0), analysed, prunable, unused);
             task.generate();
             return false;
         }
         if (!parsed || units.isEmpty()) return false;
         try {
-            if (!JavacPrune.prune(task, units.get(0), analysed, prunable)) return false;
+            if (!JavacPrune.leaveOut(task, units.get(0), analysed, prunable, unused)) return false;
             task.generate();
-        } catch (RuntimeException | LinkageError e) {
+        } catch (RuntimeException | LinkageError | ReflectiveOperationException e) {
             // Class files may be half written: the answer is the errors alone, and the caller's next compile
             // empties the directory.
             return false;
