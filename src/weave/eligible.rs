@@ -14,12 +14,22 @@ use tree_sitter::Node;
 
 pub use super::sequential::{is_value_type, Field, Oracle, PurityOracle, Sequential};
 
-/// Fields declared directly in the class body holding the enclosing method.
-pub fn class_fields(src: &str, root: Node, site: &Site) -> Vec<(Field, bool)> {
-    let Some(method) = root.descendant_for_byte_range(site.method.start, site.method.end) else {
-        return vec![];
-    };
-    let Some(body) = method.parent() else {
+/// A field declarator declared directly in the class body holding the enclosing method.
+pub struct Declarator<'t> {
+    /// The declaration's modifiers, word by word.
+    pub modifiers: Vec<String>,
+    /// The declaration's type node.
+    pub ty: Node<'t>,
+    /// The `variable_declarator` node (its `name`, `dimensions`, `value`).
+    pub node: Node<'t>,
+}
+
+/// Every field declarator in the class body holding the enclosing method, in order.
+pub fn field_declarators<'t>(src: &str, root: Node<'t>, site: &Site) -> Vec<Declarator<'t>> {
+    let Some(body) = root
+        .descendant_for_byte_range(site.method.start, site.method.end)
+        .and_then(|m| m.parent())
+    else {
         return vec![];
     };
     let mut out = Vec::new();
@@ -28,36 +38,54 @@ pub fn class_fields(src: &str, root: Node, site: &Site) -> Vec<(Field, bool)> {
         if decl.kind() != "field_declaration" {
             continue;
         }
-        let mods = decl
+        let modifiers: Vec<String> = decl
             .named_child(0)
             .filter(|m| m.kind() == "modifiers")
-            .map(|m| text(src, m).to_string())
+            .map(|m| {
+                text(src, m)
+                    .split_whitespace()
+                    .map(str::to_string)
+                    .collect()
+            })
             .unwrap_or_default();
-        let words: Vec<&str> = mods.split_whitespace().collect();
         let Some(ty) = decl.child_by_field_name("type") else {
             continue;
         };
         let mut dc = decl.walk();
-        for d in decl.children_by_field_name("declarator", &mut dc) {
-            let Some(name) = d.child_by_field_name("name") else {
-                continue;
-            };
-            let dims = d.child_by_field_name("dimensions").is_some();
-            out.push((
-                Field {
-                    name: text(src, name).to_string(),
-                    ty: if dims {
-                        format!("{}[]", text(src, ty))
-                    } else {
-                        text(src, ty).to_string()
-                    },
-                    is_static: words.contains(&"static"),
-                },
-                words.contains(&"final"),
-            ));
+        for node in decl.children_by_field_name("declarator", &mut dc) {
+            out.push(Declarator {
+                modifiers: modifiers.clone(),
+                ty,
+                node,
+            });
         }
     }
     out
+}
+
+/// Fields declared directly in the class body holding the enclosing method, with whether each
+/// is `final`.
+pub fn class_fields(src: &str, root: Node, site: &Site) -> Vec<(Field, bool)> {
+    field_declarators(src, root, site)
+        .into_iter()
+        .filter_map(|d| {
+            let name = d.node.child_by_field_name("name")?;
+            let dims = d.node.child_by_field_name("dimensions").is_some();
+            let has = |w: &str| d.modifiers.iter().any(|m| m == w);
+            Some((
+                Field {
+                    name: text(src, name).to_string(),
+                    ty: if dims {
+                        format!("{}[]", text(src, d.ty))
+                    } else {
+                        text(src, d.ty).to_string()
+                    },
+                    is_static: has("static"),
+                },
+                has("final"),
+            ))
+        })
+        .collect()
 }
 
 /// Decides one patched statement: `Ok(fields it may assign)` or why it runs sequentially.

@@ -3,6 +3,7 @@
 //! also take, so every patch of such a location runs inline, where each assigns it in a branch of
 //! its own as plain's constructor or method does (docs/weaving.md, the inline unit).
 
+use super::eligible::field_declarators;
 use super::scope::Site;
 use super::text;
 use super::tokens::Mentions;
@@ -11,36 +12,15 @@ use tree_sitter::Node;
 /// The blank `final` instance fields of the class declaring the location's method (declared
 /// without a value, so its constructors assign them).
 pub fn blank_final_fields(src: &str, root: Node, site: &Site) -> Vec<String> {
-    let Some(body) = root
-        .descendant_for_byte_range(site.method.start, site.method.end)
-        .and_then(|m| m.parent())
-    else {
-        return vec![];
-    };
-    let mut out = Vec::new();
-    let mut c = body.walk();
-    for decl in body.named_children(&mut c) {
-        if decl.kind() != "field_declaration" {
-            continue;
-        }
-        let words: Vec<&str> = decl
-            .named_child(0)
-            .filter(|m| m.kind() == "modifiers")
-            .map(|m| text(src, m).split_whitespace().collect())
-            .unwrap_or_default();
-        if !words.contains(&"final") || words.contains(&"static") {
-            continue;
-        }
-        let mut dc = decl.walk();
-        for d in decl.children_by_field_name("declarator", &mut dc) {
-            if d.child_by_field_name("value").is_none() {
-                if let Some(name) = d.child_by_field_name("name") {
-                    out.push(text(src, name).to_string());
-                }
-            }
-        }
-    }
-    out
+    field_declarators(src, root, site)
+        .into_iter()
+        .filter(|d| {
+            let has = |w: &str| d.modifiers.iter().any(|m| m == w);
+            has("final") && !has("static") && d.node.child_by_field_name("value").is_none()
+        })
+        .filter_map(|d| d.node.child_by_field_name("name"))
+        .map(|n| text(src, n).to_string())
+        .collect()
 }
 
 /// Why every patch of the location runs inline, when some statement (a patch's, or the
