@@ -106,29 +106,33 @@ fn soundness_fixture_default_equals_no_dedup_equals_plain_equals_expected() {
         assert_eq!(alike(p), alike(1), "patch {p}: {runs:?}");
     }
     assert_ne!(alike(7), alike(1), "{runs:?}");
-    // Statements around a whole declaration are woven on the split declaration, but not those
-    // naming the variable before it (the field `fee` there); `scale()` of `Ledger` reads no
-    // stack though `Probe.scale()` does, `rate()` may through a test subclass's override: those
-    // run inline (issue 65), woven too.
-    let one_by_one: Vec<(u64, String)> = details_of(&work, "declaration_around.json")
-        .into_iter()
-        .filter_map(|l| Some((l["patch"].as_u64()?, l["one_by_one"].as_str()?.to_string())))
-        .collect();
-    assert_eq!(
-        one_by_one.iter().map(|(p, _)| *p).collect::<Vec<_>>(),
-        [5, 6, 7],
-        "{one_by_one:?}"
-    );
-    assert!(one_by_one
-        .iter()
-        .all(|(_, w)| w.contains("more of the declaration")));
-    // A `final` local is split unless the new initialiser may make it a constant variable.
-    let one_by_one: Vec<u64> = details_of(&work, "final_constant.json")
-        .into_iter()
-        .filter(|l| l["one_by_one"].is_string())
-        .filter_map(|l| l["patch"].as_u64())
-        .collect();
-    assert_eq!(one_by_one, [1, 2, 3, 12]);
+    // Statements around a whole declaration are woven on the split declaration; those naming the
+    // variable before it (the field `fee` there) on the location widened to the rest of the
+    // block (`weave::widen`). `scale()` of `Ledger` reads no stack though `Probe.scale()` does,
+    // `rate()` may through a test subclass's override: those run inline (issue 65), woven too.
+    let one_by_one = |set: &str| -> Vec<u64> {
+        details_of(&work, set)
+            .into_iter()
+            .filter(|l| l["one_by_one"].is_string())
+            .filter_map(|l| l["patch"].as_u64())
+            .collect()
+    };
+    assert_eq!(one_by_one("declaration_around.json"), [] as [u64; 0]);
+    let line = result_of(&work, "declaration_around.json");
+    assert_eq!(line["extra"]["widened"], 3, "{line}");
+    // A `final` local is split unless the new initialiser may make it a constant variable; those
+    // are woven widened, where the variable is as constant as in place. Left alone: the one
+    // without its semicolon (`C`).
+    assert_eq!(one_by_one("final_constant.json"), [12]);
+    // Several statements for a body without braces, a declaration changed beyond its
+    // initialiser: widened. Left alone: an `else` whose body would be the statement after the
+    // `if`, and `int count` redeclared (javac refuses it: `C`).
+    assert_eq!(one_by_one("braceless_widen.json"), [9]);
+    assert_eq!(one_by_one("declaration_widen.json"), [10]);
+    for set in ["braceless_widen.json", "declaration_widen.json"] {
+        let line = result_of(&work, set);
+        assert_eq!(line["extra"]["widened"], 7, "{line}");
+    }
     // Value holes: the patches of `Meter.read` that differ only in `note`'s int argument are
     // woven with that argument computed ahead (`note` has an effect, so the whole statement
     // could not share the tree); the `long` one, the other argument's and the two statements

@@ -96,6 +96,11 @@ pub struct Extra {
     /// computed ahead of its statement, so the tree tells them apart by its value.
     #[serde(skip_serializing_if = "is_zero")]
     pub value_holes: u64,
+    /// Patches woven on a widened location (`weave::widen`): the statement around a body
+    /// without braces, or the rest of a declaration's block, that their own location could not
+    /// hold.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub widened: u64,
     /// Why this set ran every test, when it did.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub all_tests_because: Option<String>,

@@ -46,24 +46,10 @@ impl Technique for Schemata {
         crate::progress::phase("weaving");
         let technique = match plan(set, &mut v.extra) {
             Ok(mut plan) => {
-                for (i, excluded) in plan.excluded.iter_mut().enumerate() {
-                    let n = set.other_edits(i).len();
-                    if n > 0 && excluded.is_none() {
-                        *excluded = Some(format!(
-                            "the patch also edits other files ({n} edits): it is compiled with them"
-                        ));
-                    }
-                }
-                plan.inline_stack_exposed(&ctx.state.purity);
-                if v.extra.hoisted.is_some() {
-                    // A hoisted initialiser runs in a generated method: inline there, a patch
-                    // would still see a frame plain has not (`__pv_static_*` for `<clinit>`).
-                    for (inline, excluded) in plan.inline.iter_mut().zip(&mut plan.excluded) {
-                        if let Some(why) = inline.take() {
-                            *excluded = Some(why);
-                        }
-                    }
-                }
+                prepare(ctx, set, &mut plan, &v.extra);
+                // Patches their location cannot hold, woven on a wider one (`weave::widen`).
+                let wide = widened(ctx, set, |i| plan.excluded[i].as_deref());
+                let in_wide = |i: usize| wide.as_ref().is_some_and(|w| w.members.contains(&i));
                 let holes = ctx.dedup.then(|| {
                     plan.enable_tree(&ctx.state.purity);
                     hole_plan(ctx, set, &plan, &v.extra)
@@ -71,7 +57,7 @@ impl Technique for Schemata {
                 match holes.flatten() {
                     Some((holes, members)) => {
                         let keep: Vec<bool> = (0..set.patches.len())
-                            .map(|i| !members.contains(&i))
+                            .map(|i| !members.contains(&i) && !in_wide(i))
                             .collect();
                         v.extra.value_holes = members.len() as u64;
                         woven(&mut v, ctx, worker, id, set, Part::of(&plan, keep));
@@ -79,18 +65,35 @@ impl Technique for Schemata {
                         woven(&mut v, ctx, worker, id, set, Part::holes(&holes, keep));
                     }
                     None => {
-                        let keep = vec![true; set.patches.len()];
+                        let keep = (0..set.patches.len()).map(|i| !in_wide(i)).collect();
                         woven(&mut v, ctx, worker, id, set, Part::of(&plan, keep));
                     }
+                }
+                if let Some(w) = wide {
+                    w.weave(&mut v, ctx, worker, id);
                 }
                 "schemata"
             }
             Err(why) => {
-                let why = why.to_string();
-                v.extra.fallback_reasons.push(why.clone());
-                v.fallback
-                    .extend((0..set.patches.len()).map(|i| (i, why.clone())));
-                "fallback"
+                let reason = why.to_string();
+                let wide = (why == weave::scope::Unsupported::Declaration)
+                    .then(|| widened(ctx, set, |_| Some(reason.as_str())))
+                    .flatten();
+                match wide {
+                    Some(w) => {
+                        for i in (0..set.patches.len()).filter(|i| !w.members.contains(i)) {
+                            v.fallback.push((i, reason.clone()));
+                        }
+                        w.weave(&mut v, ctx, worker, id);
+                        "schemata"
+                    }
+                    None => {
+                        v.extra.fallback_reasons.push(reason.clone());
+                        v.fallback
+                            .extend((0..set.patches.len()).map(|i| (i, reason.clone())));
+                        "fallback"
+                    }
+                }
             }
         };
         one_by_one(&mut v, ctx, worker, id, set);
@@ -187,9 +190,7 @@ fn plan(set: &PatchSet, extra: &mut Extra) -> Result<weave::Plan, weave::scope::
                     // A block's statement is no initialiser: `{ … }` there is a block.
                     .or_else(|| (!in_block).then(|| split::unassignable(&k.init)).flatten())
                     .or_else(|| constant(k)),
-                _ => Some(
-                    "the patch changes more of the declaration than its initialiser".to_string(),
-                ),
+                _ => Some(BEYOND_INITIALISER.to_string()),
             };
         }
     }
@@ -199,6 +200,128 @@ fn plan(set: &PatchSet, extra: &mut Extra) -> Result<weave::Plan, weave::scope::
     }
     Ok(plan)
 }
+
+/// What `technique::schemata` does to every plan before weaving: patches that edit other files
+/// are compiled with them, stack readers run inline, and nothing runs inline in a hoisted
+/// initialiser.
+fn prepare(ctx: &RunContext, set: &PatchSet, plan: &mut weave::Plan, extra: &Extra) {
+    for (i, excluded) in plan.excluded.iter_mut().enumerate() {
+        let n = set.other_edits(i).len();
+        if n > 0 && excluded.is_none() {
+            *excluded = Some(format!(
+                "the patch also edits other files ({n} edits): it is compiled with them"
+            ));
+        }
+    }
+    plan.inline_stack_exposed(&ctx.state.purity);
+    if extra.hoisted.is_some() {
+        // A hoisted initialiser runs in a generated method: inline there, a patch would still
+        // see a frame plain has not (`__pv_static_*` for `<clinit>`).
+        for (inline, excluded) in plan.inline.iter_mut().zip(&mut plan.excluded) {
+            if let Some(why) = inline.take() {
+                *excluded = Some(why);
+            }
+        }
+    }
+}
+
+/// How far a location must widen to hold a patch left out of it for `why`.
+fn reach_for(why: &str) -> Option<weave::widen::Reach> {
+    use weave::widen::Reach;
+    if why == weave::BRACELESS || why == weave::UNPARSED {
+        Some(Reach::Statement)
+    } else if why == BEYOND_INITIALISER
+        || why == weave::VISIBLE_AFTER
+        || why.starts_with(weave::split::CONSTANT_FINAL)
+        || why == weave::scope::Unsupported::Declaration.to_string()
+    {
+        Some(Reach::RestOfBlock)
+    } else {
+        None
+    }
+}
+
+/// The patches of a set woven on a wider location than the set's (`weave::widen`).
+struct Wide {
+    set: PatchSet,
+    plan: weave::Plan,
+    members: Vec<usize>,
+}
+
+/// The widened location for the patches whose exclusion (`why`) a wider location may hold:
+/// the set rewritten on it (every patched file unchanged) and planned, with the patches its
+/// plan holds; `None` when none.
+fn widened<'a>(
+    ctx: &RunContext,
+    set: &PatchSet,
+    why: impl Fn(usize) -> Option<&'a str>,
+) -> Option<Wide> {
+    let reaches: Vec<(usize, weave::widen::Reach)> = (0..set.patches.len())
+        .filter_map(|i| Some((i, reach_for(why(i)?)?)))
+        .collect();
+    let reach = reaches.iter().map(|(_, r)| *r).max()?;
+    let (src, range) = (set.original_text(), set.unpatched_range());
+    let wide = weave::widen::widen(&src, range.clone(), reach)?;
+    let mut wider = set.clone();
+    wider.context_above = src[..wide.start].to_string();
+    wider.unpatched = src[wide.clone()].to_string();
+    wider.context_below = src[wide.end..].to_string();
+    let (before, after) = (&src[wide.start..range.start], &src[range.end..wide.end]);
+    for p in &mut wider.patches {
+        *p = format!("{before}{p}{after}");
+    }
+    let mut extra = Extra::default();
+    let mut plan = plan(&wider, &mut extra).ok()?;
+    prepare(ctx, &wider, &mut plan, &extra);
+    let members: Vec<usize> = reaches
+        .iter()
+        .map(|(i, _)| *i)
+        .filter(|&i| plan.excluded[i].is_none())
+        .collect();
+    tracing::debug!(
+        "{}: {} of {} patches woven on {} ({} bytes)",
+        set.filename,
+        members.len(),
+        reaches.len(),
+        reach.as_str(),
+        wide.len()
+    );
+    if members.is_empty() {
+        return None;
+    }
+    if ctx.dedup {
+        plan.enable_tree(&ctx.state.purity);
+    }
+    Some(Wide {
+        set: wider,
+        plan,
+        members,
+    })
+}
+
+impl Wide {
+    fn weave(
+        &self,
+        v: &mut SetValidation,
+        ctx: &RunContext,
+        worker: &mut Worker,
+        worker_id: usize,
+    ) {
+        v.extra.widened += self.members.len() as u64;
+        let keep = keep_only(self.set.patches.len(), &self.members);
+        woven(
+            v,
+            ctx,
+            worker,
+            worker_id,
+            &self.set,
+            Part::of(&self.plan, keep),
+        );
+    }
+}
+
+/// Why a patch changing a whole declaration beyond its initialiser is not held by its location.
+const BEYOND_INITIALISER: &str = "the patch changes more of the declaration than its initialiser";
 
 /// Patches a value hole takes at least: fewer would not pay for the hole's own compile.
 const HOLE_MIN: usize = 3;

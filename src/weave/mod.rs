@@ -18,6 +18,7 @@ pub mod split;
 pub mod stack;
 pub mod tokens;
 pub mod value;
+pub mod widen;
 
 use emit::WovenPatch;
 use scope::{Site, Unsupported};
@@ -33,6 +34,17 @@ pub struct WeaveError(pub usize);
 fn text<'a>(src: &'a str, n: tree_sitter::Node) -> &'a str {
     &src[n.byte_range()]
 }
+
+/// Why a patch is left out of a location in a body without braces (`widen` may hold it).
+pub const BRACELESS: &str = "the patch is not one statement in place of a body without braces";
+
+/// Why a patch whose statement does not parse where it stands is left out of its location
+/// (`widen` may hold it: `else` after a body without braces, a declarator list).
+pub const UNPARSED: &str = "the patched statement does not parse";
+
+/// Why a patch declaring a local that later statements could name is left out of its location
+/// (`widen` may hold it).
+pub const VISIBLE_AFTER: &str = "the patch declares a name visible after the location";
 
 fn parser() -> tree_sitter::Parser {
     let mut p = tree_sitter::Parser::new();
@@ -272,7 +284,7 @@ fn exclusion(
     }
     let w = Wrapped::parse(p, stmt)?;
     if error_nodes(w.tree.root_node()) > 0 {
-        return Some("the patched statement does not parse".into());
+        return Some(UNPARSED.into());
     }
     let Some(body) = w.statements() else {
         return Some("the patch changes the structure around the statement".into());
@@ -294,7 +306,7 @@ fn exclusion(
                     | "interface_declaration"
             )
         {
-            return Some("the patch declares a name visible after the location".into());
+            return Some(VISIBLE_AFTER.into());
         }
     }
     for l in &site.locals {
@@ -349,7 +361,7 @@ fn braceless_exclusion(
         }
         false
     });
-    (!in_place).then(|| "the patch is not one statement in place of a body without braces".into())
+    (!in_place).then(|| BRACELESS.into())
 }
 
 impl Plan {

@@ -224,9 +224,15 @@ pub fn analyse(src: &str, root: Node, range: Range<usize>) -> Result<Site, Unsup
         }
         (s.byte_range(), s, s)
     };
-    // Declarations cannot move into another method: later statements use them.
+    // Declarations cannot move into another method: later statements use them, unless the
+    // location runs to the end of its block, where their scope ends (`weave::widen`; a switch
+    // group's locals reach the later groups).
+    let ends_block = last.next_named_sibling().is_none()
+        && last
+            .parent()
+            .is_some_and(|p| matches!(p.kind(), "block" | "constructor_body"));
     for stmt in siblings_between(first, last) {
-        if stmt.kind() == "local_variable_declaration" {
+        if stmt.kind() == "local_variable_declaration" && !ends_block {
             return Err(Unsupported::Declaration);
         }
         if stmt.kind() == "explicit_constructor_invocation" {
@@ -563,8 +569,14 @@ class A {
         let s = site(SRC, "return x").unwrap();
         assert_eq!(&SRC[s.target.clone()], "return x;");
         assert!(s.last_in_block);
-        // In a lambda the statement around it is the target: here a declaration.
-        assert_eq!(site(SRC, "q++;").unwrap_err(), Unsupported::Declaration);
+        // In a lambda the statement around it is the target: here a declaration, the last of
+        // its block, so that nothing after it sees `r` (a declaration before other statements
+        // is refused, `int w;` above).
+        let d = site(SRC, "q++;").unwrap();
+        assert_eq!(
+            &SRC[d.target.clone()],
+            "Runnable r = () -> { int q = 1; q++; };"
+        );
         let l = site(SRC, "total += e.length();").unwrap();
         assert_eq!(
             &SRC[l.target.clone()],

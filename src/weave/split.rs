@@ -128,6 +128,11 @@ fn constant_final(src: &str, declaration: Node) -> bool {
     is_final && constant_type
 }
 
+/// Why a `final` declaration's patch whose initialiser may be constant is not split (the start of
+/// the reason; `widen` may hold it).
+pub const CONSTANT_FINAL: &str =
+    "the declaration is `final` and the new initialiser may be a constant expression";
+
 /// Whether expression text `expr` may be a constant expression (JLS 15.29): it holds nothing a
 /// constant expression cannot (a call, `new`, an array access, an assignment, `++`, a lambda,
 /// `this`, `instanceof`, a class literal, `null`, a `switch`). A name may be a constant
@@ -327,9 +332,7 @@ pub fn constant_initialiser(
         format!("{head}{}{tail}", k.init)
     };
     may_be_constant(&init).then(|| {
-        "the declaration is `final` and the new initialiser may be a constant expression, which \
-         makes a constant variable; split, it would not be one"
-            .to_string()
+        format!("{CONSTANT_FINAL}, which makes a constant variable; split, it would not be one")
     })
 }
 

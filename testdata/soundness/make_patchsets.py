@@ -488,6 +488,39 @@ INITIALISER_COMPLETION = [
     ("if (filled == 4) throw new IllegalStateException();", "C"),
 ]
 
+# A body without braces given several statements: in the plainly patched file only the first is the
+# `if`'s body, so the unit is the whole `if` (the location widened, `weave::widen`).
+BRACELESS_WIDEN = [
+    ("total += w;", "s"),
+    ("total += w; count++;", "F"),                    # count++ runs for every weight
+    ("total += w; count += 0;", "s"),
+    ("{ total += w; count++; }", "F"),                # one statement: under the if
+    ("total += 2 * w - w;", "s"),
+    ("total += w; total -= 0;", "s"),
+    ("total += w; total++;", "F"),
+    ("total += w; int z = 1;", "s"),                  # a local nothing after reads
+    ("total += w; else count--;", "F"),               # an else for the if around
+    ("total += w; else", "F"),                       # the else takes the count++ after it
+    ("total += w; break;", "C"),                      # count++ unreachable
+]
+
+# A declaration changed beyond its initialiser, which the rest of its block reads: the unit runs
+# to the end of the block (the location widened).
+DECLARATION_WIDEN = [
+    ("int w = weight(k);", "s"),
+    ("long w = weight(k);", "s"),                     # += narrows implicitly
+    ("int w = weight(k) + 1;", "F"),                  # the initialiser only: split in place
+    ("int w = weight(k); w = w * 2;", "F"),
+    ("int w = weight(k), v = w;", "s"),
+    ("short w = weight(k);", "C"),                    # lossy
+    ("final int w = weight(k);", "s"),
+    ("final int w = 2;", "F"),                        # a constant variable
+    ("int w = weight(k); if (w < 0) continue;", "F"),
+    ("Integer w = weight(k);", "s"),
+    ("int w = weight(k); int count = 0;", "C"),       # count is already defined
+    ("var w = weight(k);", "C"),                      # no `var` at release 8
+]
+
 SETS = [
     ("static_shadow", PKG + "Limits.java", "public static void setMax(", "Limits.max = max;", 0,
      STATIC_SHADOW),
@@ -535,6 +568,10 @@ SETS = [
      "return down(n, d + 1);", 0, CAUGHT_OVERFLOW),
     ("initialiser_completion", PKG + "Steps.java", "static {", "if (filled == 4) break;", 0,
      INITIALISER_COMPLETION),
+    ("braceless_widen", PKG + "Bands.java", "public static int total(", "total += w;", 0,
+     BRACELESS_WIDEN),
+    ("declaration_widen", PKG + "Bands.java", "public static int total(", "int w = weight(k);", 0,
+     DECLARATION_WIDEN),
 ]
 
 
