@@ -325,7 +325,15 @@ pub fn compile_schemata(
             .filter(|u| u.kind == UnitKind::Context)
             .map(|u| (*u.lines.start(), *u.lines.end()))
             .collect();
+        let call_started = Instant::now();
         let compiled = setup.call(worker, &woven.text, &[], prunable, unused)?;
+        tracing::debug!(
+            "javac call {} on {}: {:.0} ms ({:.0} ms since the group's weaving began)",
+            out.javac_invocations,
+            setup.source.display(),
+            call_started.elapsed().as_secs_f64() * 1000.0,
+            started.elapsed().as_secs_f64() * 1000.0
+        );
         let diags = compiled.diagnostics;
         if diags.is_empty() {
             out.woven = Some(finish(setup, plan, woven, &mut out.fallback));

@@ -235,7 +235,16 @@ impl Worker {
                         Err(PoolError::Fault(fault))
                     }
                     (None, Some(e)) => Err(PoolError::Agent(e)),
-                    (None, None) => Ok(resp),
+                    (None, None) => {
+                        if tracing::enabled!(tracing::Level::TRACE) {
+                            let op = req.agent_args().into_iter().next().unwrap_or_default();
+                            tracing::trace!(
+                                "{op}: {:.1} ms on the worker",
+                                resp.micros as f64 / 1000.0
+                            );
+                        }
+                        Ok(resp)
+                    }
                 },
                 Ok(Err(e)) => {
                     self.restart()?;
