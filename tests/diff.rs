@@ -59,6 +59,30 @@ fn multi_hunk_and_multi_file_diffs_validate_with_plain_s_verdicts() {
         .exists());
 }
 
+/// Whole methods rewritten, as a function-level LLM repairer's outputs become diffs: one set whose
+/// location is the method's body, which declares locals and runs to the end of the body, so each
+/// patch's version of the body is its unit: all woven, in one compile, with plain's verdicts.
+#[test]
+fn whole_method_rewrites_are_woven_with_plain_s_verdicts() {
+    let (_tmp, project) = fixture("calc");
+    let work = project.parent().unwrap().join("work");
+    init(&project, &work);
+    let methods = project.join("methods");
+    let expected = expected_of(&methods.join("expected.json"));
+    let mut by = BTreeMap::new();
+    for flags in [vec!["--diff"], vec!["--diff", "--technique", "plain"]] {
+        let results = run_flags_ok(&work, &methods, &flags, 2);
+        assert_eq!(verdicts_by_name(&work, &methods), expected, "{flags:?}");
+        by.insert(flags.len(), results);
+    }
+    let [set] = &by[&1][..] else {
+        panic!("one set: {:?}", by[&1]);
+    };
+    assert_eq!(set.extra["fallback"], 0, "{set:?}");
+    assert_eq!(set.extra["woven"], 5, "{set:?}");
+    assert_eq!(set.extra["javac_invocations"], 1, "{set:?}");
+}
+
 #[test]
 fn an_edit_list_manifest_validates_with_plain_s_verdicts() {
     let (_tmp, project) = fixture("calc");

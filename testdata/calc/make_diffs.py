@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
-"""Writes calc's unified-diff patches (diffs/*.diff, diffs/more.jsonl) and its edit-list
-manifest (edits/edits.json): each patch is made by editing a copy of the project in a scratch
+"""Writes calc's unified-diff patches (diffs/*.diff, diffs/more.jsonl, and methods/*.diff: whole
+methods rewritten) and its edit-list manifest (edits/edits.json): each patch is made by editing a copy of the project in a scratch
 git repository and taking `git diff` (git's a/ b/ headers; some diffs use `diff -u`'s plain
 paths). Expected verdicts (diffs/expected.json, edits/expected.json) were checked with
 `patchval run --technique plain`, which compiles each patch with javac and runs the tests."""
-import json, os, shutil, subprocess, tempfile
+import json, os, re, shutil, subprocess, tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 M = "src/main/java/org/example/calc/MathUtil.java"
@@ -50,6 +50,76 @@ PATCHES = {
 JSONL = ["wrong_sign", "two_methods"]
 # Written with `diff -u` paths (no a/ b/ prefixes).
 PLAIN_PATHS = ["fix_minus_one"]
+
+# Whole-method rewrites, as a function-level LLM repairer's output becomes a patch (the model
+# returns the whole fixed method, the harness writes it in and takes `git diff`): binarySearch's
+# body replaced, locals renamed, loops rewritten. Written to methods/ (one set: tests/diff.rs).
+BODY = """        int lo = 0;
+        int hi = a.length - 1;
+        while (lo <= hi) {
+            int mid = (lo + hi) >>> 1;
+            int v = a[mid];
+            if (v < key) {
+                lo = mid + 1;
+            } else if (v > key) {
+                hi = mid - 1;
+            } else {
+                return mid;
+            }
+        }
+        return -lo;
+"""
+METHODS = {
+    "fix_renamed": (re.sub(r"\b(lo|hi|mid|v)\b",
+                           lambda m: {"lo": "low", "hi": "high", "mid": "middle", "v": "value"}[m[1]],
+                           BODY).replace("return -low;", "return -(low + 1);"), "s"),
+    "jdk": ("        return java.util.Arrays.binarySearch(a, key);\n", "s"),
+    "for_loop": ("""        int lo = 0, hi = a.length - 1;
+        for (; lo <= hi; ) {
+            int mid = lo + (hi - lo) / 2;
+            if (a[mid] == key) {
+                return mid;
+            }
+            if (a[mid] < key) {
+                lo = mid + 1;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        return -lo - 1;
+""", "s"),
+    "half_open": ("""        int lo = 0;
+        int hi = a.length;
+        while (lo < hi) {
+            int mid = (lo + hi) / 2;
+            if (a[mid] < key) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo < a.length && a[lo] == key ? lo : -lo;
+""", "F"),
+    "linear": ("""        for (int i = 0; i < a.length; i++) {
+            if (a[i] == key) {
+                return i;
+            }
+            if (a[i] > key) {
+                return -i - 1;
+            }
+        }
+        return -a.length - 1;
+""", "s"),
+    "long_mid": ("""        int lo = 0;
+        int hi = a.length - 1;
+        while (lo <= hi) {
+            long mid = (lo + hi) >>> 1;
+            int v = a[mid];
+            if (v < key) lo = mid + 1; else if (v > key) hi = mid - 1; else return mid;
+        }
+        return -(lo + 1);
+""", "C"),
+}
 
 
 def git(repo, *args):
@@ -106,6 +176,25 @@ def main():
               open(os.path.join(edits_dir, "edits.json"), "w"), indent=1)
     json.dump({p["name"]: v for p, v in listed},
               open(os.path.join(edits_dir, "expected.json"), "w"), indent=1, sort_keys=True)
+    methods_dir = os.path.join(HERE, "methods")
+    shutil.rmtree(methods_dir, ignore_errors=True)
+    os.makedirs(methods_dir)
+    with tempfile.TemporaryDirectory() as tmp:
+        shutil.copytree(src, os.path.join(tmp, "src"))
+        git(tmp, "init", "-q")
+        git(tmp, "add", "-A")
+        git(tmp, "-c", "user.name=x", "-c", "user.email=x@x", "commit", "-qm", "base")
+        path = os.path.join(tmp, M)
+        text = open(path).read()
+        assert text.count(BODY) == 1
+        expected = {}
+        for name, (body, verdict) in METHODS.items():
+            open(path, "w").write(text.replace(BODY, body))
+            open(os.path.join(methods_dir, name + ".diff"), "w").write(git(tmp, "diff"))
+            git(tmp, "checkout", "-q", "--", M)
+            expected[name + ".diff"] = verdict
+        json.dump(expected, open(os.path.join(methods_dir, "expected.json"), "w"), indent=1,
+                  sort_keys=True)
 
 
 main()
