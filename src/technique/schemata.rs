@@ -49,12 +49,18 @@ impl Technique for Schemata {
                 prepare(ctx, set, &mut plan, &v.extra);
                 // Patches their location cannot hold, woven on a wider one (`weave::widen`).
                 let wide = widened(ctx, set, |i| plan.excluded[i].as_deref());
-                let in_wide = |i: usize| wide.as_ref().is_some_and(|w| w.members.contains(&i));
                 let holes = ctx.dedup.then(|| {
                     plan.enable_tree(&ctx.state.purity);
                     hole_plan(ctx, set, &plan, &v.extra)
                 });
-                match holes.flatten() {
+                let holes = holes.flatten();
+                // One compile for the set where the wider location does all the set's own does.
+                let whole = wide
+                    .as_ref()
+                    .is_some_and(|w| holes.is_none() && w.dominates(&plan));
+                let in_wide = |i: usize| wide.as_ref().is_some_and(|w| w.members.contains(&i));
+                match holes {
+                    _ if whole => {}
                     Some((holes, members)) => {
                         let keep: Vec<bool> = (0..set.patches.len())
                             .map(|i| !members.contains(&i) && !in_wide(i))
@@ -69,7 +75,10 @@ impl Technique for Schemata {
                         woven(&mut v, ctx, worker, id, set, Part::of(&plan, keep));
                     }
                 }
-                if let Some(w) = wide {
+                if let Some(mut w) = wide {
+                    if whole {
+                        w.members = (0..set.patches.len()).collect();
+                    }
                     w.weave(&mut v, ctx, worker, id);
                 }
                 "schemata"
@@ -300,6 +309,16 @@ fn widened<'a>(
 }
 
 impl Wide {
+    /// Whether this plan holds every patch `narrow` holds, and puts in the tree every patch
+    /// `narrow` puts there: then it may take the whole set, in one compile.
+    fn dominates(&self, narrow: &weave::Plan) -> bool {
+        (0..narrow.excluded.len()).all(|i| {
+            narrow.excluded[i].is_some()
+                || self.plan.excluded[i].is_none()
+                    && (narrow.tree[i].is_err() || self.plan.tree[i].is_ok())
+        })
+    }
+
     fn weave(
         &self,
         v: &mut SetValidation,
@@ -307,7 +326,11 @@ impl Wide {
         worker: &mut Worker,
         worker_id: usize,
     ) {
-        v.extra.widened += self.members.len() as u64;
+        v.extra.widened += self
+            .members
+            .iter()
+            .filter(|&&i| self.plan.excluded[i].is_none())
+            .count() as u64;
         let keep = keep_only(self.set.patches.len(), &self.members);
         woven(
             v,
