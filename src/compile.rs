@@ -41,6 +41,10 @@ pub struct Diagnostic {
 }
 
 impl CompileSetup {
+    /// javac's options for the schemata and for a patch compiled alone. The debug information is
+    /// javac's default, as plain's compile has it (`project::javac`): source and lines, no local
+    /// variable table, which a helpful `NullPointerException` message would read (`"t"` for
+    /// `"<local3>"`; `testdata/soundness`'s `npe_message`).
     pub(crate) fn options(&self) -> Vec<String> {
         [
             "-d",
@@ -54,7 +58,6 @@ impl CompileSetup {
             "-proc:none",
             "-implicit:none",
             "-nowarn",
-            "-g",
             "-Xmaxerrs",
             "100000",
             "-XDshould-stop.ifError=FLOW",

@@ -521,6 +521,21 @@ DECLARATION_WIDEN = [
     ("var w = weight(k);", "C"),                      # no `var` at release 8
 ]
 
+# A location before a dereference whose NullPointerException message a test reads: the message
+# names the local's slot, as plain's compile has no local variable table (javac's default debug
+# information); a woven class compiled with `-g` named it `t` and failed every patch.
+NPE_MESSAGE = [
+    ("int extra = k * 2;", "s"),
+    ("int extra = k + k;", "s"),
+    ("int extra = 2 * k;", "s"),
+    ("int extra = k * 3;", "F"),
+    ("int extra = k << 1;", "s"),
+    ("int extra = k - 2;", "F"),
+    ("int extra = k * 2L;", "C"),                     # lossy
+    ("int extra = (int) (k * 2.0);", "s"),
+    ("int extra = k * two;", "C"),
+]
+
 SETS = [
     ("static_shadow", PKG + "Limits.java", "public static void setMax(", "Limits.max = max;", 0,
      STATIC_SHADOW),
@@ -572,6 +587,8 @@ SETS = [
      BRACELESS_WIDEN),
     ("declaration_widen", PKG + "Bands.java", "public static int total(", "int w = weight(k);", 0,
      DECLARATION_WIDEN),
+    ("npe_message", PKG + "Measure.java", "public static int measure(", "int extra = k * 2;", 0,
+     NPE_MESSAGE),
 ]
 
 
