@@ -14,6 +14,7 @@ pub mod confirm;
 pub mod fallback;
 mod groups;
 pub mod plain;
+mod planning;
 pub mod schemata;
 mod validation;
 pub mod warm;

@@ -54,21 +54,10 @@ PLAIN_PATHS = ["fix_minus_one"]
 # Whole-method rewrites, as a function-level LLM repairer's output becomes a patch (the model
 # returns the whole fixed method, the harness writes it in and takes `git diff`): binarySearch's
 # body replaced, locals renamed, loops rewritten. Written to methods/ (one set: tests/diff.rs).
-BODY = """        int lo = 0;
-        int hi = a.length - 1;
-        while (lo <= hi) {
-            int mid = (lo + hi) >>> 1;
-            int v = a[mid];
-            if (v < key) {
-                lo = mid + 1;
-            } else if (v > key) {
-                hi = mid - 1;
-            } else {
-                return mid;
-            }
-        }
-        return -lo;
-"""
+HEAD = "    public static int binarySearch(int[] a, int key) {\n"
+with open(os.path.join(HERE, M)) as f:
+    SOURCE = f.read()
+BODY = SOURCE[SOURCE.index(HEAD) + len(HEAD):SOURCE.index(BUG) + len(BUG)]
 METHODS = {
     "fix_renamed": (re.sub(r"\b(lo|hi|mid|v)\b",
                            lambda m: {"lo": "low", "hi": "high", "mid": "middle", "v": "value"}[m[1]],

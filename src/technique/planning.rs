@@ -1,0 +1,302 @@
+//! What of a set is woven where, for `technique::schemata`: the set's own plan (a declaration
+//! split in place, an initialiser hoisted into a method), a value hole's, and a widened
+//! location's for the patches the set's own cannot hold (`weave::widen`).
+
+use super::RunContext;
+use crate::model::{Extra, PatchSet};
+use crate::weave;
+
+/// The weaving plan for `set`. A location in the initialiser of a local declaration, which
+/// cannot move into a method of its own, is planned on the file with that declaration split in
+/// place (`weave::split`), and the patches that only a declaration can take stay unwoven. One in
+/// a field's initialiser or a static block is planned with that code moved into a method
+/// (`weave::hoist`), and the patches naming a guarded field stay unwoven. So is a location that
+/// is a whole declaration, for the patches that change only its initialiser.
+pub(super) fn plan(
+    set: &PatchSet,
+    extra: &mut Extra,
+) -> Result<weave::Plan, weave::scope::Unsupported> {
+    use weave::split;
+    let (src, range) = (set.original_text(), set.unpatched_range());
+    let why = match weave::plan(&src, range.clone(), &set.patches) {
+        Ok(plan) => return Ok(plan),
+        Err(why) => why,
+    };
+    // What each patch keeps of a whole declaration (None: one that changes more of it).
+    let (range, kept): (_, Vec<Option<split::Kept>>) =
+        match split::narrow(&src, range.clone(), &set.patches) {
+            Some((value, kept)) if kept.iter().filter(|p| p.is_some()).count() >= 2 => {
+                (value, kept)
+            }
+            _ => {
+                let whole = |p: &String| split::Kept {
+                    before: String::new(),
+                    init: p.clone(),
+                    after: String::new(),
+                };
+                (range, set.patches.iter().map(whole).map(Some).collect())
+            }
+        };
+    // A local declaration is split in place; a field's initialiser or a statement of an
+    // initialiser block moves into a method of its own (`weave::hoist`), woven for the patches
+    // that name no guarded field (and, in a block, leave it able to complete normally).
+    let (split_src, range, statement, constant_value, hoisted) =
+        match split::split_declaration(&src, range.clone()) {
+            Some(s) => {
+                let constant_value = s.constant_final.then_some(s.value);
+                (s.src, s.range, Some(s.statement), constant_value, None)
+            }
+            None => match weave::hoist::field(&src, range.clone())
+                .or_else(|| weave::hoist::block(&src, range))
+            {
+                Some(h) => {
+                    let block = h.completion();
+                    (h.src, h.range, None, None, Some((h.what, h.guarded, block)))
+                }
+                None => return Err(why),
+            },
+        };
+    let location = range.clone();
+    let guarded = hoisted.as_ref().map(|(_, g, _)| g);
+    let block = hoisted.as_ref().and_then(|(_, _, b)| b.as_ref());
+    let in_block = block.is_some();
+    let (range, texts, around) = split::apply(&split_src, range, statement, &kept);
+    let constant = |k: &split::Kept| {
+        let value = constant_value.as_ref()?;
+        split::constant_initialiser(&split_src, value, &location, around, k)
+    };
+    let mut plan = weave::plan(&split_src, range, &texts)?;
+    for ((excluded, patch), kept) in plan.excluded.iter_mut().zip(&texts).zip(&kept) {
+        if excluded.is_none() {
+            *excluded = match kept {
+                Some(k) if around || k.is_initialiser() => guarded_name(patch, guarded)
+                    .or_else(|| block.and_then(|b| b.check(patch)))
+                    // The block's later statements would see the local in place.
+                    .or_else(|| {
+                        (in_block && weave::declares_local(patch)).then(|| {
+                            "the patch declares a local in an initialiser block, whose later \
+                             statements would see it: validated alone"
+                                .to_string()
+                        })
+                    })
+                    // A block's statement is no initialiser: `{ … }` there is a block.
+                    .or_else(|| (!in_block).then(|| split::unassignable(&k.init)).flatten())
+                    .or_else(|| constant(k)),
+                _ => Some(BEYOND_INITIALISER.to_string()),
+            };
+        }
+    }
+    match &hoisted {
+        Some((what, _, _)) => extra.hoisted = Some(what.as_str().to_string()),
+        None => extra.declaration_split = true,
+    }
+    Ok(plan)
+}
+
+/// What `technique::schemata` does to every plan before weaving: patches that edit other files
+/// are compiled with them, stack readers run inline, and nothing runs inline in a hoisted
+/// initialiser.
+pub(super) fn prepare(ctx: &RunContext, set: &PatchSet, plan: &mut weave::Plan, extra: &Extra) {
+    for (i, excluded) in plan.excluded.iter_mut().enumerate() {
+        let n = set.other_edits(i).len();
+        if n > 0 && excluded.is_none() {
+            *excluded = Some(format!(
+                "the patch also edits other files ({n} edits): it is compiled with them"
+            ));
+        }
+    }
+    plan.inline_stack_exposed(&ctx.state.purity);
+    if extra.hoisted.is_some() {
+        // A hoisted initialiser runs in a generated method: inline there, a patch would still
+        // see a frame plain has not (`__pv_static_*` for `<clinit>`).
+        for (inline, excluded) in plan.inline.iter_mut().zip(&mut plan.excluded) {
+            if let Some(why) = inline.take() {
+                *excluded = Some(why);
+            }
+        }
+    }
+}
+
+/// How far a location must widen to hold a patch left out of it for `why`.
+fn reach_for(why: &str) -> Option<weave::widen::Reach> {
+    use weave::widen::Reach;
+    if why == weave::BRACELESS || why == weave::UNPARSED {
+        Some(Reach::Statement)
+    } else if why == BEYOND_INITIALISER
+        || why == weave::VISIBLE_AFTER
+        || why.starts_with(weave::split::CONSTANT_FINAL)
+        || why == weave::scope::Unsupported::Declaration.to_string()
+    {
+        Some(Reach::RestOfBlock)
+    } else {
+        None
+    }
+}
+
+/// The patches of a set woven on a wider location than the set's (`weave::widen`).
+pub(super) struct Wide {
+    pub(super) set: PatchSet,
+    pub(super) plan: weave::Plan,
+    pub(super) members: Vec<usize>,
+}
+
+/// The widened location for the patches whose exclusion (`why`) a wider location may hold:
+/// the set rewritten on it (every patched file unchanged) and planned, with the patches its
+/// plan holds; `None` when none.
+pub(super) fn widened<'a>(
+    ctx: &RunContext,
+    set: &PatchSet,
+    why: impl Fn(usize) -> Option<&'a str>,
+) -> Option<Wide> {
+    let reaches: Vec<(usize, weave::widen::Reach)> = (0..set.patches.len())
+        .filter_map(|i| Some((i, reach_for(why(i)?)?)))
+        .collect();
+    let reach = reaches.iter().map(|(_, r)| *r).max()?;
+    let (src, range) = (set.original_text(), set.unpatched_range());
+    let wide = weave::widen::widen(&src, range.clone(), reach)?;
+    let mut wider = set.clone();
+    wider.context_above = src[..wide.start].to_string();
+    wider.unpatched = src[wide.clone()].to_string();
+    wider.context_below = src[wide.end..].to_string();
+    let (before, after) = (&src[wide.start..range.start], &src[range.end..wide.end]);
+    for p in &mut wider.patches {
+        *p = format!("{before}{p}{after}");
+    }
+    let mut extra = Extra::default();
+    let mut plan = plan(&wider, &mut extra).ok()?;
+    prepare(ctx, &wider, &mut plan, &extra);
+    let members: Vec<usize> = reaches
+        .iter()
+        .map(|(i, _)| *i)
+        .filter(|&i| plan.excluded[i].is_none())
+        .collect();
+    tracing::debug!(
+        "{}: {} of {} patches woven on {} ({} bytes)",
+        set.filename,
+        members.len(),
+        reaches.len(),
+        reach.as_str(),
+        wide.len()
+    );
+    if members.is_empty() {
+        return None;
+    }
+    if ctx.dedup {
+        plan.enable_tree(&ctx.state.purity);
+    }
+    Some(Wide {
+        set: wider,
+        plan,
+        members,
+    })
+}
+
+impl Wide {
+    /// Whether this plan holds every patch `narrow` holds, and puts in the tree every patch
+    /// `narrow` puts there: then it may take the whole set, in one compile.
+    pub(super) fn dominates(&self, narrow: &weave::Plan) -> bool {
+        (0..narrow.excluded.len()).all(|i| {
+            narrow.excluded[i].is_some()
+                || self.plan.excluded[i].is_none()
+                    && (narrow.tree[i].is_err() || self.plan.tree[i].is_ok())
+        })
+    }
+}
+
+/// Why a patch changing a whole declaration beyond its initialiser is not held by its location.
+const BEYOND_INITIALISER: &str = "the patch changes more of the declaration than its initialiser";
+
+/// Patches a value hole takes at least: fewer would not pay for the hole's own compile.
+const HOLE_MIN: usize = 3;
+
+/// The plan of a value hole (`weave::value`) for the patches of `set` that differ from the
+/// unpatched statement in one expression and that `plan` (on the file itself, not split or
+/// hoisted) could not put in the tree, with the patches the hole's plan puts there; `None`
+/// when fewer than [`HOLE_MIN`] would go.
+pub(super) fn hole_plan(
+    ctx: &RunContext,
+    set: &PatchSet,
+    plan: &weave::Plan,
+    extra: &Extra,
+) -> Option<(weave::Plan, Vec<usize>)> {
+    if extra.declaration_split || extra.hoisted.is_some() {
+        return None;
+    }
+    let (src, range) = (set.original_text(), set.unpatched_range());
+    let h = weave::value::holes(&src, range, &plan.site, &set.patches, HOLE_MIN)?;
+    let original = h.src[h.range.clone()].to_string();
+    let candidate =
+        |i: usize| h.patches[i].is_some() && plan.tree[i].is_err() && set.other_edits(i).is_empty();
+    let texts: Vec<String> = (0..set.patches.len())
+        .map(|i| h.patches[i].clone().unwrap_or_else(|| original.clone()))
+        .collect();
+    let mut holes = weave::plan(&h.src, h.range.clone(), &texts).ok()?;
+    for (i, excluded) in holes.excluded.iter_mut().enumerate() {
+        if !candidate(i) {
+            *excluded = Some("not in the value hole".into());
+        }
+    }
+    holes.inline_stack_exposed(&ctx.state.purity);
+    holes.enable_tree(&ctx.state.purity);
+    let members: Vec<usize> = (0..set.patches.len())
+        .filter(|&i| candidate(i) && holes.tree[i].is_ok())
+        .collect();
+    tracing::debug!(
+        "value hole of type {}: {} of {} patches",
+        h.ty,
+        members.len(),
+        set.patches.len()
+    );
+    (members.len() >= HOLE_MIN).then_some((holes, members))
+}
+
+/// `n` flags, set for `members` only.
+pub(super) fn keep_only(n: usize, members: &[usize]) -> Vec<bool> {
+    (0..n).map(|i| members.contains(&i)).collect()
+}
+
+/// Why a patch of a hoisted initialiser is not woven: it names a field that an initialiser may
+/// not read where a method may (`weave::hoist::Hoisted::guarded`).
+fn guarded_name(
+    patch: &str,
+    guarded: Option<&std::collections::BTreeSet<String>>,
+) -> Option<String> {
+    let names = weave::tokens::scan(patch).names;
+    let hit = guarded?.iter().find(|g| names.contains(*g))?;
+    Some(format!(
+        "the patch names the field `{hit}`, which an initialiser may not read where a method \
+         may (declared later, itself, or a blank final): validated alone"
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_local_declared_in_an_initialiser_block_statement_stays_alone() {
+        // Woven, `int scale = 2;` would end with the unit, and `top` would read the field (30)
+        // where in place it reads the local (60): 33e6891 gave `s` where plain gives `F`.
+        let set: PatchSet = serde_json::from_value(serde_json::json!({
+            "manifest_version": 3,
+            "bug": "b",
+            "filename": "p/Rates.java",
+            "context_above": "package p;\n\nclass Rates {\n    static int scale;\n    static int top;\n\n    static {\n        ",
+            "unpatched": "scale = 1;",
+            "context_below": "\n        top = 30 * scale;\n    }\n}\n",
+            "patches": ["scale = 1;", "int scale = 2; Rates.scale = 1;", "scale = 2;"],
+        }))
+        .unwrap();
+        let mut extra = Extra::default();
+        let plan = plan(&set, &mut extra).unwrap();
+        assert_eq!(extra.hoisted.as_deref(), Some("static block"));
+        assert!(plan.excluded[0].is_none() && plan.excluded[2].is_none());
+        assert!(
+            plan.excluded[1]
+                .as_deref()
+                .is_some_and(|w| w.contains("declares a local")),
+            "{:?}",
+            plan.excluded[1]
+        );
+    }
+}
