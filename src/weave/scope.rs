@@ -415,7 +415,7 @@ fn return_type_is_value(t: &str) -> bool {
     t != "void"
 }
 
-fn siblings_between<'t>(first: Node<'t>, last: Node<'t>) -> Vec<Node<'t>> {
+pub(super) fn siblings_between<'t>(first: Node<'t>, last: Node<'t>) -> Vec<Node<'t>> {
     let mut out = vec![first];
     let mut n = first;
     while n.id() != last.id() {

@@ -68,18 +68,9 @@ pub fn widen(src: &str, range: Range<usize>, reach: Reach) -> Option<Range<usize
     };
     let block = last.parent()?;
     // A declaration's unit needs the rest of its block, where its scope ends.
-    let declares = {
-        let mut s = first;
-        let mut any = s.kind() == "local_variable_declaration";
-        while s.id() != last.id() {
-            s = match s.next_named_sibling() {
-                Some(n) => n,
-                None => break,
-            };
-            any |= s.kind() == "local_variable_declaration";
-        }
-        any
-    };
+    let declares = super::scope::siblings_between(first, last)
+        .iter()
+        .any(|s| s.kind() == "local_variable_declaration");
     let reach = if declares { Reach::RestOfBlock } else { reach };
     let end = match reach {
         Reach::Statement => last.end_byte(),
