@@ -26,7 +26,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
-use std::sync::{Arc, Mutex};
+use std::sync::{mpsc, Arc, Mutex};
 
 /// How a validator validates.
 #[derive(Debug, Clone)]
@@ -228,7 +228,9 @@ impl Shared {
 pub struct Validator {
     shared: Arc<Shared>,
     threads: Vec<std::thread::JoinHandle<()>>,
-    ticker: Option<(Arc<AtomicBool>, std::thread::JoinHandle<()>)>,
+    /// The progress bars' refresher: it ends as soon as its sender is dropped (a sleep would
+    /// hold `close` up to a tick after the last set).
+    ticker: Option<(mpsc::Sender<()>, std::thread::JoinHandle<()>)>,
 }
 
 impl Validator {
@@ -320,14 +322,15 @@ impl Validator {
             })
             .collect::<Result<Vec<_>, _>>()?;
         let ticker = shared.progress.is_some().then(|| {
-            let stop = Arc::new(AtomicBool::new(false));
-            let (s, st) = (shared.clone(), stop.clone());
-            let h = std::thread::spawn(move || {
-                while !st.load(Ordering::SeqCst) {
-                    if let Some(p) = &s.progress {
-                        p.refresh();
-                    }
-                    std::thread::sleep(std::time::Duration::from_millis(200));
+            let (stop, stopped) = mpsc::channel::<()>();
+            let s = shared.clone();
+            let h = std::thread::spawn(move || loop {
+                if let Some(p) = &s.progress {
+                    p.refresh();
+                }
+                match stopped.recv_timeout(std::time::Duration::from_millis(200)) {
+                    Err(mpsc::RecvTimeoutError::Timeout) => {}
+                    _ => return,
                 }
             });
             (stop, h)
@@ -504,7 +507,7 @@ impl Validator {
             let _ = t.join();
         }
         if let Some((stop, h)) = self.ticker.take() {
-            stop.store(true, Ordering::SeqCst);
+            drop(stop);
             let _ = h.join();
         }
         if let Some(p) = &self.shared.progress {
@@ -562,8 +565,7 @@ impl Drop for Validator {
     fn drop(&mut self) {
         self.shared.board.drain_sets(|_| true);
         self.shared.board.close();
-        if let Some((stop, _)) = &self.ticker {
-            stop.store(true, Ordering::SeqCst);
-        }
+        // Dropping the sender ends the ticker.
+        self.ticker.take();
     }
 }
