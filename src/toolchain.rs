@@ -126,6 +126,14 @@ pub fn join_path<P: AsRef<Path>>(parts: impl IntoIterator<Item = P>) -> String {
         .join(":")
 }
 
+/// The workers' JIT: C1 alone (no profiling tier, no C2). A worker's work is javac's first calls
+/// and many short tests, each in code the JVM has not yet compiled; with C2, most of it runs in
+/// the profiling tier, and on two cores C2's compiles take the time the tests need. Measured
+/// (docs/benchmarks.md): commons-math's seeded set 1.4 → 1.1 s, every one of its 2,407 tests 22 →
+/// 19 s, joda-time's set 9 → 5 s. A project's own `jvm_options` come later and may set another
+/// level. Plain's JVMs do not get it: plain validation runs as a user's `java` would.
+pub const WORKER_JIT: &str = "-XX:TieredStopAtLevel=1";
+
 /// Default JVM options for workers and plain runs; the project's own options come after them
 /// (and win, for `-X`/`-D` options). The `--add-opens` let old code and old test libraries
 /// reflect into `java.base` on JDK 17 as they did on JDK 8, and the agent reach the JDK's

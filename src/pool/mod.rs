@@ -289,9 +289,9 @@ impl Worker {
     }
 
     /// A plain JVM ([`plain::run_from`]) as this worker's configuration starts one: its JDK,
-    /// system class path, directory and JVM options less the workers' class-data archive (a
-    /// plain JVM is the plain technique's, which has none), for `tests` on the given test class
-    /// paths.
+    /// system class path, directory and JVM options less the workers' class-data archive and JIT
+    /// (a plain JVM is the plain technique's, which has neither), for `tests` on the given test
+    /// class paths.
     pub fn plain_jvm<'a>(
         &self,
         unpatched: &[String],
@@ -300,13 +300,7 @@ impl Worker {
     ) -> plain::PlainJvm<'a> {
         plain::PlainJvm {
             java: self.config.java_home.join("bin/java"),
-            jvm_options: self
-                .config
-                .jvm_options
-                .iter()
-                .filter(|o| !o.starts_with("-XX:SharedArchiveFile="))
-                .cloned()
-                .collect(),
+            jvm_options: plain_options(&self.config.jvm_options),
             class_path: self.config.class_path.clone(),
             unpatched: unpatched.join(":"),
             patched: patched.join(":"),
@@ -315,6 +309,21 @@ impl Worker {
             go_on: false,
         }
     }
+}
+
+/// A worker's JVM options as a plain JVM gets them: without the class-data archive, and without
+/// the JIT option the worker configuration added (a project's own options stay, that one
+/// included).
+fn plain_options(worker: &[String]) -> Vec<String> {
+    let jit = worker
+        .iter()
+        .position(|o| o == crate::toolchain::WORKER_JIT);
+    worker
+        .iter()
+        .enumerate()
+        .filter(|&(i, o)| Some(i) != jit && !o.starts_with("-XX:SharedArchiveFile="))
+        .map(|(_, o)| o.clone())
+        .collect()
 }
 
 impl Drop for Worker {
@@ -329,4 +338,25 @@ fn kill_group(child: &mut Child) {
         libc::killpg(child.id() as libc::pid_t, libc::SIGKILL);
     }
     let _ = child.wait();
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::toolchain::WORKER_JIT;
+
+    #[test]
+    fn plain_jvms_lose_the_archive_and_the_workers_jit_but_not_the_projects_own() {
+        let o = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let worker = o(&[
+            "-Xss8m",
+            WORKER_JIT,
+            "-Dx=1",
+            WORKER_JIT,
+            "-XX:SharedArchiveFile=/a.jsa",
+        ]);
+        assert_eq!(
+            super::plain_options(&worker),
+            o(&["-Xss8m", "-Dx=1", WORKER_JIT])
+        );
+    }
 }

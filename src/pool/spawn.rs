@@ -5,7 +5,7 @@
 
 use super::{PoolError, Worker, WorkerConfig};
 use crate::project::Project;
-use crate::toolchain::{default_jvm_options, join_path, Toolchain};
+use crate::toolchain::{default_jvm_options, join_path, Toolchain, WORKER_JIT};
 use crate::workdir::WorkDir;
 use std::path::{Path, PathBuf};
 
@@ -102,6 +102,7 @@ pub(crate) fn config_without_archive(
     let agent = crate::agent::extract(&wd.runtime()).map_err(io_err(&wd.runtime()))?;
     let exe = self_exe().ok_or(SpawnError::NoExe)?;
     let mut jvm_options = default_jvm_options();
+    jvm_options.push(WORKER_JIT.to_string());
     jvm_options.extend(project.jvm_options.iter().cloned());
     Ok(WorkerConfig {
         exe,
