@@ -37,7 +37,7 @@ impl Technique for Fallback {
             Ok(w) => w,
             Err(why) => return unusable(path, set.patches.len(), why.to_string()),
         };
-        let mut v = SetValidation::new(ctx, worker, id, path, set, sink);
+        let mut v = SetValidation::new(ctx, worker.jvm_starts, id, path, set, sink);
         let why = "validated one by one (--technique fallback)".to_string();
         v.fallback
             .extend((0..set.patches.len()).map(|i| (i, why.clone())));

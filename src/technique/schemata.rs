@@ -39,26 +39,24 @@ impl Technique for Schemata {
         sink: &dyn Sink,
     ) -> SetResult {
         let id = self.slot.id;
+        // The worker's JVM starts while the set is planned (a cold JVM takes about as long as
+        // planning a large set).
+        self.slot.start(ctx);
+        let mut v = SetValidation::new(ctx, self.slot.starts_so_far(), id, path, set, sink);
+        crate::progress::phase("weaving");
+        let planned = planned(ctx, set, &mut v);
         let worker = match self.slot.worker(ctx) {
             Ok(w) => w,
             Err(why) => return unusable(path, set.patches.len(), why.to_string()),
         };
-        let mut v = SetValidation::new(ctx, worker, id, path, set, sink);
-        crate::progress::phase("weaving");
-        let technique = match plan(set, &mut v.extra) {
-            Ok(mut plan) => {
-                prepare(ctx, set, &mut plan, &v.extra);
-                // Patches their location cannot hold, woven on a wider one (`weave::widen`).
-                let wide = widened(ctx, set, |i| plan.excluded[i].as_deref());
-                let holes = ctx.dedup.then(|| {
-                    plan.enable_tree(&ctx.state.purity);
-                    hole_plan(ctx, set, &plan, &v.extra)
-                });
-                let holes = holes.flatten();
-                // One compile for the set where the wider location does all the set's own does.
-                let whole = wide
-                    .as_ref()
-                    .is_some_and(|w| holes.is_none() && w.dominates(&plan));
+        let technique = match planned {
+            Planned::Woven(own) => {
+                let OwnLocation {
+                    plan,
+                    wide,
+                    holes,
+                    whole,
+                } = *own;
                 let in_wide = |i: usize| wide.as_ref().is_some_and(|w| w.members.contains(&i));
                 match holes {
                     _ if whole => {}
@@ -84,27 +82,11 @@ impl Technique for Schemata {
                 }
                 "schemata"
             }
-            Err(why) => {
-                let reason = why.to_string();
-                let wide = (why == weave::scope::Unsupported::Declaration)
-                    .then(|| widened(ctx, set, |_| Some(reason.as_str())))
-                    .flatten();
-                match wide {
-                    Some(w) => {
-                        for i in (0..set.patches.len()).filter(|i| !w.members.contains(i)) {
-                            v.fallback.push((i, reason.clone()));
-                        }
-                        w.weave(&mut v, ctx, worker, id);
-                        "schemata"
-                    }
-                    None => {
-                        v.extra.fallback_reasons.push(reason.clone());
-                        v.fallback
-                            .extend((0..set.patches.len()).map(|i| (i, reason.clone())));
-                        "fallback"
-                    }
-                }
+            Planned::Wide(w) => {
+                w.weave(&mut v, ctx, worker, id);
+                "schemata"
             }
+            Planned::Fallback => "fallback",
         };
         one_by_one(&mut v, ctx, worker, id, set);
         v.finish(worker, path, set, technique)
@@ -124,6 +106,72 @@ impl Technique for Schemata {
 
     fn reset(&mut self) {
         self.slot.reset();
+    }
+}
+
+/// A set planned on its own location (`plan`), with the value holes' plan and their members,
+/// and the widened location for the patches the own one cannot hold; `whole`: the widened
+/// location takes the whole set.
+struct OwnLocation {
+    plan: weave::Plan,
+    wide: Option<Wide>,
+    holes: Option<(weave::Plan, Vec<usize>)>,
+    whole: bool,
+}
+
+/// How a set is woven, decided before its worker is needed.
+enum Planned {
+    /// On the set's own location.
+    Woven(Box<OwnLocation>),
+    /// Only on a widened location (the own one cannot be planned); the rest one by one.
+    Wide(Box<Wide>),
+    /// Every patch one by one.
+    Fallback,
+}
+
+/// Plans `set` (the patches that go one by one entered in `v`).
+fn planned(ctx: &RunContext, set: &PatchSet, v: &mut SetValidation) -> Planned {
+    match plan(set, &mut v.extra) {
+        Ok(mut plan) => {
+            prepare(ctx, set, &mut plan, &v.extra);
+            // Patches their location cannot hold, woven on a wider one (`weave::widen`).
+            let wide = widened(ctx, set, |i| plan.excluded[i].as_deref());
+            let holes = ctx.dedup.then(|| {
+                plan.enable_tree(&ctx.state.purity);
+                hole_plan(ctx, set, &plan, &v.extra)
+            });
+            let holes = holes.flatten();
+            // One compile for the set where the wider location does all the set's own does.
+            let whole = wide
+                .as_ref()
+                .is_some_and(|w| holes.is_none() && w.dominates(&plan));
+            Planned::Woven(Box::new(OwnLocation {
+                plan,
+                wide,
+                holes,
+                whole,
+            }))
+        }
+        Err(why) => {
+            let reason = why.to_string();
+            let wide = (why == weave::scope::Unsupported::Declaration)
+                .then(|| widened(ctx, set, |_| Some(reason.as_str())))
+                .flatten();
+            match wide {
+                Some(w) => {
+                    for i in (0..set.patches.len()).filter(|i| !w.members.contains(i)) {
+                        v.fallback.push((i, reason.clone()));
+                    }
+                    Planned::Wide(Box::new(w))
+                }
+                None => {
+                    v.extra.fallback_reasons.push(reason.clone());
+                    v.fallback
+                        .extend((0..set.patches.len()).map(|i| (i, reason.clone())));
+                    Planned::Fallback
+                }
+            }
+        }
     }
 }
 

@@ -5,7 +5,8 @@
 
 use super::{RunContext, Sink};
 use crate::model::{Extra, Outcome, PatchSet, Phase, SetResult, Verdict};
-use crate::pool::spawn::NoWorker;
+use crate::pool::spawn::{NoWorker, SpawnError};
+use crate::pool::PoolError;
 use crate::pool::Worker;
 use crate::schedule::select::{select, Selection};
 use crate::schedule::share::execute_shared;
@@ -14,36 +15,88 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use std::time::Instant;
 
-/// The worker process of a worker thread, started the first time it is needed and kept for the
-/// thread's life (or why it would not start).
+/// The worker process of a worker thread, started the first time it is needed (or in the
+/// background a little before, [`Slot::start`]) and kept for the thread's life (or why it would
+/// not start).
 pub(super) struct Slot {
     pub id: usize,
     worker: Option<Result<Worker, NoWorker>>,
+    starting: Option<std::thread::JoinHandle<Result<Worker, NoWorker>>>,
 }
 
 impl Slot {
     pub fn new(id: usize) -> Slot {
-        Slot { id, worker: None }
+        Slot {
+            id,
+            worker: None,
+            starting: None,
+        }
     }
 
-    /// The thread's worker, started now if it is not yet.
+    /// Starts the thread's worker in the background when it is not started yet, so that its JVM
+    /// starts while the caller goes on (planning the set); [`Slot::worker`] waits for it.
+    pub fn start(&mut self, ctx: &RunContext) {
+        if self.worker.is_some() || self.starting.is_some() {
+            return;
+        }
+        let (wd, id) = (ctx.wd.clone(), self.id);
+        let (project, tools) = (ctx.state.project.clone(), ctx.state.tools.clone());
+        let started = std::thread::Builder::new()
+            .name(format!("patchval-start-{id}"))
+            .spawn(move || start_worker(&wd, &project, &tools, id));
+        match started {
+            Ok(h) => self.starting = Some(h),
+            // No thread to start it in: `worker` starts it in this one.
+            Err(e) => tracing::debug!("worker {id} starts in its own thread: {e}"),
+        }
+    }
+
+    /// The thread's worker, started now if it is not yet (or awaited, when `start` began it).
     pub fn worker(&mut self, ctx: &RunContext) -> Result<&mut Worker, NoWorker> {
-        let id = self.id;
-        let w = self.worker.get_or_insert_with(|| {
-            let t = Instant::now();
-            let w =
-                crate::pool::spawn::spawn_worker(ctx.wd, &ctx.state.project, &ctx.state.tools, id)
-                    .map_err(|e| NoWorker(std::sync::Arc::new(e)));
-            tracing::debug!("worker {id} started in {:.2} s", t.elapsed().as_secs_f64());
-            w
-        });
+        if self.worker.is_none() {
+            let w = match self.starting.take() {
+                Some(h) => h.join().unwrap_or_else(|_| {
+                    Err(NoWorker(std::sync::Arc::new(SpawnError::Pool(
+                        PoolError::Spawn("starting the worker panicked".to_string()),
+                    ))))
+                }),
+                None => start_worker(ctx.wd, &ctx.state.project, &ctx.state.tools, self.id),
+            };
+            self.worker = Some(w);
+        }
+        let w = self.worker.as_mut().expect("the worker was just set");
         w.as_mut().map_err(|e| e.clone())
+    }
+
+    /// The JVM starts of the thread's worker so far, counting one for a worker not yet started
+    /// (the start that validating a set implies).
+    pub fn starts_so_far(&self) -> u32 {
+        match &self.worker {
+            Some(Ok(w)) => w.jvm_starts,
+            _ => 1,
+        }
     }
 
     /// Drops the worker (the next set starts a fresh one).
     pub fn reset(&mut self) {
         self.worker = None;
+        // A worker still starting is dropped, and its JVM killed, when its thread ends.
+        self.starting = None;
     }
+}
+
+/// Starts worker `id` of `wd`, timed in the log.
+fn start_worker(
+    wd: &crate::workdir::WorkDir,
+    project: &crate::project::Project,
+    tools: &crate::toolchain::Toolchain,
+    id: usize,
+) -> Result<Worker, NoWorker> {
+    let t = Instant::now();
+    let w = crate::pool::spawn::spawn_worker(wd, project, tools, id)
+        .map_err(|e| NoWorker(std::sync::Arc::new(e)));
+    tracing::debug!("worker {id} started in {:.2} s", t.elapsed().as_secs_f64());
+    w
 }
 
 /// What validating one set has found so far.
@@ -66,7 +119,7 @@ impl<'s> SetValidation<'s> {
     /// selected now.
     pub fn new(
         ctx: &RunContext,
-        worker: &Worker,
+        starts_before: u32,
         worker_id: usize,
         path: &Path,
         set: &PatchSet,
@@ -92,7 +145,7 @@ impl<'s> SetValidation<'s> {
             selection,
             sink,
             started: Instant::now(),
-            starts_before: worker.jvm_starts,
+            starts_before,
         }
     }
 
