@@ -14,6 +14,9 @@
 #   PATCHVAL_BIN_BEFORE=path: also run that binary's default technique, after this one's, for a
 #   before/after of a change (its wall time and rounds in the last columns, and its verdicts
 #   in the agreement). The `holes` column counts the default's patches in value holes.
+#   BENCH_REPEAT=N: run each technique but plain N times (default 1) and report the run of median
+#   wall time: a run of a second or two varies by a third from one run to the next on a 2-core
+#   machine, plain's minute-long runs by a few percent.
 set -euo pipefail
 source "$(dirname "$0")/bench-common.sh"
 cd "$root"
@@ -50,9 +53,18 @@ for target in "${targets[@]}"; do
       default) flags=() ;;
       before) flags=(); run_bin=$before ;;
     esac
-    rm -f "$work/result.jsonl"
-    timed "$name.$label" "$run_bin" run -j "$jobs" -w "$work" "${flags[@]}" "$sets"
-    mv "$work/result.jsonl" "$tmp/$name.$label.jsonl" 2>/dev/null || : >"$tmp/$name.$label.jsonl"
+    times=1
+    [ "$label" = plain ] || times=${BENCH_REPEAT:-1}
+    for ((k = 1; k <= times; k++)); do
+      rm -f "$work/result.jsonl"
+      timed "$name.$label.$k" "$run_bin" run -j "$jobs" -w "$work" "${flags[@]}" "$sets"
+      mv "$work/result.jsonl" "$tmp/$name.$label.jsonl" 2>/dev/null || : >"$tmp/$name.$label.jsonl"
+      mv "$tmp/$name.$label.$k.out" "$tmp/$name.$label.out"
+      mv "$tmp/$name.$label.$k.err" "$tmp/$name.$label.err"
+    done
+    # The run of median wall time (the lower middle one for an even count).
+    cat "$tmp/$name.$label".*.time | sort -n | sed -n "$(((times + 1) / 2))p" >"$tmp/$name.$label.time"
+    rm -f "$tmp/$name.$label".*.time
   done
   python3 - "$tmp" "$name" "$target" <<'PY'
 import json, os, sys
