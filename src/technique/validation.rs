@@ -80,8 +80,11 @@ impl Slot {
     /// Drops the worker (the next set starts a fresh one).
     pub fn reset(&mut self) {
         self.worker = None;
-        // A worker still starting is dropped, and its JVM killed, when its thread ends.
-        self.starting = None;
+        // A worker still starting is awaited and dropped (its JVM killed): the next start copies
+        // the project into the same directory.
+        if let Some(h) = self.starting.take() {
+            let _ = h.join();
+        }
     }
 }
 
