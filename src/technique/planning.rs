@@ -9,15 +9,19 @@ use crate::weave;
 /// The weaving plan for `set`. A location in the initialiser of a local declaration, which
 /// cannot move into a method of its own, is planned on the file with that declaration split in
 /// place (`weave::split`), and the patches that only a declaration can take stay unwoven. One in
-/// a field's initialiser or a static block is planned with that code moved into a method
-/// (`weave::hoist`), and the patches naming a guarded field stay unwoven. So is a location that
-/// is a whole declaration, for the patches that change only its initialiser.
+/// an initialiser block is planned on the block hoisted in place ([`in_place`]), or else, as one
+/// in a field's initialiser, with that code moved into a method (`weave::hoist`); the patches
+/// naming a guarded field stay unwoven. So is a location that is a whole declaration, for the
+/// patches that change only its initialiser.
 pub(super) fn plan(
     set: &PatchSet,
     extra: &mut Extra,
 ) -> Result<weave::Plan, weave::scope::Unsupported> {
     use weave::split;
     let (src, range) = (set.original_text(), set.unpatched_range());
+    if let Some(plan) = in_place(&src, range.clone(), &set.patches, extra) {
+        return Ok(plan);
+    }
     let why = match weave::plan(&src, range.clone(), &set.patches) {
         Ok(plan) => return Ok(plan),
         Err(why) => why,
@@ -93,9 +97,34 @@ pub(super) fn plan(
     Ok(plan)
 }
 
+/// The plan of a location in an initialiser block, made on the block hoisted in place
+/// (`weave::hoist::in_place`) and woven back into the block: the patches that name a guarded
+/// field, or with which the block could not complete normally, stay unwoven (an initialiser is
+/// judged more strictly there than the method the plan sees). `None` where the block cannot be
+/// hoisted so or its location not planned (the statement-moving hoist may still take it).
+fn in_place(
+    src: &str,
+    range: std::ops::Range<usize>,
+    patches: &[String],
+    extra: &mut Extra,
+) -> Option<weave::Plan> {
+    let h = weave::hoist::in_place(src, range)?;
+    let mut plan = weave::plan(&h.src, h.range.clone(), patches).ok()?;
+    let block = h.completion();
+    for (excluded, patch) in plan.excluded.iter_mut().zip(patches) {
+        if excluded.is_none() {
+            *excluded = guarded_name(patch, Some(&h.guarded))
+                .or_else(|| block.as_ref().and_then(|b| b.check(patch)));
+        }
+    }
+    plan.unhoist(h.unhoist?);
+    extra.hoisted = Some(format!("{} in place", h.what.as_str()));
+    Some(plan)
+}
+
 /// What `technique::schemata` does to every plan before weaving: patches that edit other files
-/// are compiled with them, stack readers run inline, and nothing runs inline in a hoisted
-/// initialiser.
+/// are compiled with them, stack readers run inline, and nothing runs inline in an initialiser
+/// statement moved into a method (one hoisted in place runs where plain runs it).
 pub(super) fn prepare(ctx: &RunContext, set: &PatchSet, plan: &mut weave::Plan, extra: &Extra) {
     for (i, excluded) in plan.excluded.iter_mut().enumerate() {
         let n = set.other_edits(i).len();
@@ -106,7 +135,7 @@ pub(super) fn prepare(ctx: &RunContext, set: &PatchSet, plan: &mut weave::Plan, 
         }
     }
     plan.inline_stack_exposed(&ctx.state.purity);
-    if extra.hoisted.is_some() {
+    if extra.hoisted.is_some() && !plan.in_place() {
         // A hoisted initialiser runs in a generated method: inline there, a patch would still
         // see a frame plain has not (`__pv_static_*` for `<clinit>`).
         for (inline, excluded) in plan.inline.iter_mut().zip(&mut plan.excluded) {
@@ -273,30 +302,103 @@ fn guarded_name(
 mod tests {
     use super::*;
 
-    #[test]
-    fn a_local_declared_in_an_initialiser_block_statement_stays_alone() {
-        // Woven, `int scale = 2;` would end with the unit, and `top` would read the field (30)
-        // where in place it reads the local (60): 33e6891 gave `s` where plain gives `F`.
-        let set: PatchSet = serde_json::from_value(serde_json::json!({
+    fn rates(above: &str, unpatched: &str, below: &str, patches: &[&str]) -> PatchSet {
+        serde_json::from_value(serde_json::json!({
             "manifest_version": 3,
             "bug": "b",
             "filename": "p/Rates.java",
-            "context_above": "package p;\n\nclass Rates {\n    static int scale;\n    static int top;\n\n    static {\n        ",
-            "unpatched": "scale = 1;",
-            "context_below": "\n        top = 30 * scale;\n    }\n}\n",
-            "patches": ["scale = 1;", "int scale = 2; Rates.scale = 1;", "scale = 2;"],
+            "context_above": format!("package p;\n\nclass Rates {{\n{above}"),
+            "unpatched": unpatched,
+            "context_below": format!("{below}\n}}\n"),
+            "patches": patches,
         }))
-        .unwrap();
+        .unwrap()
+    }
+
+    #[test]
+    fn a_local_declared_in_an_initialiser_block_is_seen_by_its_later_statements() {
+        // Woven in a unit, `int scale = 2;` would end with it, and `top` would read the field
+        // (30) where in place it reads the local (60): 33e6891 gave `s` where plain gives `F`.
+        // Hoisted in place, the block's later statements are in the planned method: the patch
+        // is left to a location reaching the block's end (`weave::widen`).
+        let set = rates(
+            "    static int scale;\n    static int top;\n\n    static {\n        ",
+            "scale = 1;",
+            "\n        top = 30 * scale;\n    }",
+            &[
+                "scale = 1;",
+                "int scale = 2; Rates.scale = 1;",
+                "scale = 2;",
+            ],
+        );
+        let mut extra = Extra::default();
+        let plan = plan(&set, &mut extra).unwrap();
+        assert_eq!(extra.hoisted.as_deref(), Some("static block in place"));
+        assert!(plan.in_place());
+        assert!(plan.excluded[0].is_none() && plan.excluded[2].is_none());
+        assert_eq!(plan.excluded[1].as_deref(), Some(weave::VISIBLE_AFTER));
+    }
+
+    #[test]
+    fn an_initialiser_block_is_woven_in_place_with_its_locals_and_initialiser_rules() {
+        let set = rates(
+            "    static int scale;\n    static int top;\n\n    static {\n        int k = 3;\n        ",
+            "scale = k;",
+            "\n        top = 30 * scale;\n    }\n    static int later = 1;",
+            &[
+                "scale = k + 1;",
+                "return;",
+                "scale = later;",
+                "throw new IllegalStateException();",
+                "if (new Throwable().getStackTrace().length > 0) scale = k;",
+            ],
+        );
+        let mut extra = Extra::default();
+        let mut plan = plan(&set, &mut extra).unwrap();
+        assert!(
+            plan.in_place(),
+            "the local `k` before the location is passed"
+        );
+        let why = |i: usize| plan.excluded[i].clone().unwrap_or_default();
+        assert!(plan.excluded[0].is_none() && plan.excluded[4].is_none());
+        assert!(why(1).contains("`return`"), "{}", why(1));
+        assert!(why(2).contains("`later`"), "{}", why(2));
+        assert!(why(3).contains("complete normally"), "{}", why(3));
+        plan.inline = vec![None, None, None, None, Some("reads the stack".into())];
+        let woven = plan.weave(&[0, 4], true, false, 7).unwrap();
+        let t = &woven.text;
+        // The block is the class's initialiser again, the stub and the inline patch in it, its
+        // frame named as the JVM names it, no `return` in it, and every line where it was.
+        assert!(
+            t.contains("    static {\n        int k = 3;\n        { // patchval: stub"),
+            "{t}"
+        );
+        assert!(t.contains("framed(__pv_x, \"<clinit>\")"), "{t}");
+        assert!(!t.contains("__pv_static_") || t.contains("__pv_ctx"), "{t}");
+        let stub = &t[t.find("// patchval: stub").unwrap()..t.find("top = 30").unwrap()];
+        assert!(!stub.contains("return"), "{stub}");
+        assert!(stub.contains("getStackTrace"), "{stub}");
+        assert_eq!(woven.frames.method, "<clinit>");
+        assert_eq!(weave::syntax_errors(t), 0);
+    }
+
+    #[test]
+    fn a_block_assigning_a_blank_final_is_not_hoisted_in_place() {
+        // A method may not assign `LIMIT`: only the statement that does not name it moves.
+        let set = rates(
+            "    static final int LIMIT;\n    static int top;\n\n    static {\n        LIMIT = 4;\n        ",
+            "top = 1;",
+            "\n    }",
+            &["top = 2;", "top = LIMIT;"],
+        );
         let mut extra = Extra::default();
         let plan = plan(&set, &mut extra).unwrap();
         assert_eq!(extra.hoisted.as_deref(), Some("static block"));
-        assert!(plan.excluded[0].is_none() && plan.excluded[2].is_none());
-        assert!(
-            plan.excluded[1]
-                .as_deref()
-                .is_some_and(|w| w.contains("declares a local")),
-            "{:?}",
-            plan.excluded[1]
-        );
+        assert!(!plan.in_place());
+        assert!(plan.excluded[0].is_none());
+        assert!(plan.excluded[1]
+            .as_deref()
+            .unwrap_or_default()
+            .contains("`LIMIT`"));
     }
 }

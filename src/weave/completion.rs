@@ -114,8 +114,10 @@ impl Method {
     }
 
     fn check(&self, patch: &str) -> Option<String> {
+        // A line break after the patch: a `//` comment ending it must not swallow the block's
+        // rest (the statement-moving hoist puts the method on one line).
         let text = format!(
-            "class __PV {{ void __m() {}{patch}{} }}",
+            "class __PV {{ void __m() {}{patch}\n{} }}",
             self.before, self.after
         );
         let tree = super::parser().parse(&text, None);

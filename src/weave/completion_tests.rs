@@ -51,6 +51,9 @@ fn statements_complete_as_jls_14_22_says() {
         &c,
         &[
             ("n = 1;", true),
+            // A line comment ending the patch, in the one-line method the statement moves to.
+            ("n = 1; // kept as it was", true),
+            ("// removed", true),
             ("throw new IllegalStateException();", false),
             ("if (n == 0) throw new IllegalStateException();", true),
             ("if (n > 0) { throw new Error(); } else { n = 1; }", true),
@@ -153,6 +156,27 @@ fn an_instance_block_is_judged_the_same_way() {
             ("throw new RuntimeException();", false),
             ("while (open < 3) open++;", true),
             ("return;", false),
+        ],
+    );
+}
+
+#[test]
+fn the_block_hoisted_in_place_is_judged_whole() {
+    // The method the plan sees is the whole block: a patch of its first statement is judged
+    // with the loop after it, which completes only through its `break`.
+    let src = "class T {\n    static int n;\n    static {\n        n = 0;\n        while (true) {\n            n++;\n            if (n > 3) break;\n        }\n    }\n}\n";
+    let start = src.find("n = 0;").unwrap();
+    let h = hoist::in_place(src, start..start + 6).unwrap();
+    assert_eq!(&h.src[h.range.clone()], "n = 0;");
+    let c = h.completion().unwrap();
+    judge(
+        &c,
+        &[
+            ("n = 1;", true),
+            ("n = 1; // kept", true),
+            ("return;", false),
+            ("throw new Error();", false),
+            ("int k = 2; n = k;", true),
         ],
     );
 }

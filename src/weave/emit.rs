@@ -279,7 +279,8 @@ pub fn stub(
             ));
         }
     }
-    if !units.is_empty() {
+    // An initialiser's code may not `return` (its patches that do are not woven).
+    if !units.is_empty() && site.frame.is_none() {
         control.push_str(&format!(
             "if (__pv_k[0] == {}) return{};\n",
             jump::RETURN,
@@ -339,14 +340,7 @@ pub fn stub(
             ("control", &control),
             ("inline_decl", &inline_decl),
             ("after", &after),
-            (
-                "method",
-                if site.is_constructor {
-                    "<init>"
-                } else {
-                    &site.name
-                },
-            ),
+            ("method", site.frame_method()),
         ],
     );
     // The array is its own "not written" marker.

@@ -28,6 +28,8 @@ pub struct Hoisted {
     /// only). An instance initialiser may name every static field: the class is initialised
     /// before it runs; a static one cannot name instance fields at all.
     pub guarded: BTreeSet<String>,
+    /// Set when the block was hoisted in place, to be put back after weaving ([`in_place`]).
+    pub unhoist: Option<Unhoist>,
 }
 
 impl Hoisted {
@@ -162,24 +164,32 @@ pub fn field(src: &str, range: Range<usize>) -> Option<Hoisted> {
             Hoist::Field
         },
         guarded,
+        unhoist: None,
     })
 }
 
-/// `None` unless `range` lies in a top-level statement `S` of an initialiser block of a named
-/// class (not an enum or interface, whose static state the warm loader keeps, nor an anonymous
-/// class, whose initialisers may throw anything), with no local or class declared before `S` in
-/// the block (a method would not see it) and `S` itself no declaration; `S` moves into a method
-/// (`static { A; S; B; }` → `static { A; __pv_static_N(); B; } private static void
-/// __pv_static_N() { S }`; an instance block `{ A; S; B; }` likewise into `private void
-/// __pv_block_N()`, where no constructor may declare exceptions: the block may throw those, the
-/// method not). `S` may not name a blank final of the block's kind (only an initialiser may
-/// assign one). The guarded names are those blank finals and the fields of its kind declared
-/// after the block (a forward reference in an initialiser is an error, in a method not).
-pub fn block(src: &str, range: Range<usize>) -> Option<Hoisted> {
-    let tree = super::parser().parse(src, None)?;
-    let mut n = tree
-        .root_node()
-        .descendant_for_byte_range(range.start, range.end)?;
+/// The initialiser block around a location, with what both ways of moving it need.
+struct Around<'t> {
+    /// The `static_initializer`, or the instance block itself.
+    init: Node<'t>,
+    /// The block (the initialiser's body).
+    block: Node<'t>,
+    is_static: bool,
+    /// The block's statements (comments left out), and the index of the one holding the location.
+    stmts: Vec<Node<'t>>,
+    k: usize,
+    /// The fields an initialiser may not name where a method may: those of the block's kind
+    /// declared after it, and its kind's blank finals.
+    guarded: BTreeSet<String>,
+    blank: BTreeSet<String>,
+}
+
+/// The initialiser block of a named class (not an enum or interface, whose static state the
+/// warm loader keeps, nor an anonymous class, whose initialisers may throw anything) holding
+/// `range` in one of its top-level statements; for an instance block, no constructor of the
+/// class may declare exceptions (the block may throw those, a method not).
+fn around<'t>(src: &str, root: Node<'t>, range: &Range<usize>) -> Option<Around<'t>> {
+    let mut n = root.descendant_for_byte_range(range.start, range.end)?;
     let (init, is_static) = loop {
         if n.kind() == "static_initializer" {
             break (n, true);
@@ -204,11 +214,6 @@ pub fn block(src: &str, range: Range<usize>) -> Option<Hoisted> {
     let k = stmts
         .iter()
         .position(|t| t.start_byte() <= range.start && range.end <= t.end_byte())?;
-    let stmt = stmts[k];
-    let declares = |t: &Node| t.kind().ends_with("declaration");
-    if declares(&stmt) || stmts[..k].iter().any(declares) {
-        return None;
-    }
     let body = init.parent()?;
     if body.kind() != "class_body" || body.parent()?.kind() != "class_declaration" {
         return None;
@@ -238,26 +243,68 @@ pub fn block(src: &str, range: Range<usize>) -> Option<Hoisted> {
             }
         }
     }
+    guarded.extend(blank.iter().cloned());
+    Some(Around {
+        init,
+        block,
+        is_static,
+        stmts,
+        k,
+        guarded,
+        blank,
+    })
+}
+
+impl Around<'_> {
+    /// `__pv_static_N` or `__pv_block_N` for the statement at `at`, with the modifier its method
+    /// takes; `None` when the file already holds the name.
+    fn method(&self, src: &str, at: usize) -> Option<(String, &'static str)> {
+        let (kind, modifier) = if self.is_static {
+            ("static", "static ")
+        } else {
+            ("block", "")
+        };
+        let method = format!("__pv_{kind}_{at}");
+        (!src.contains(&method)).then_some((method, modifier))
+    }
+
+    fn what(&self) -> Hoist {
+        if self.is_static {
+            Hoist::StaticBlock
+        } else {
+            Hoist::Block
+        }
+    }
+}
+
+/// `None` unless `range` lies in a top-level statement `S` of an initialiser block of a named
+/// class ([`around`]), with no local or class declared before `S` in the block (a method would
+/// not see it) and `S` itself no declaration; `S` moves into a method (`static { A; S; B; }` →
+/// `static { A; __pv_static_N(); B; } private static void __pv_static_N() { S }`; an instance
+/// block `{ A; S; B; }` likewise into `private void __pv_block_N()`). `S` may not name a blank
+/// final of the block's kind (only an initialiser may assign one). The guarded names are those
+/// blank finals and the fields of its kind declared after the block (a forward reference in an
+/// initialiser is an error, in a method not). Where [`in_place`] can take the block, it is
+/// preferred: its code stays where plain runs it.
+pub fn block(src: &str, range: Range<usize>) -> Option<Hoisted> {
+    let tree = super::parser().parse(src, None)?;
+    let a = around(src, tree.root_node(), &range)?;
+    let stmt = a.stmts[a.k];
+    let declares = |t: &Node| t.kind().ends_with("declaration");
+    if declares(&stmt) || a.stmts[..a.k].iter().any(declares) {
+        return None;
+    }
     let names = super::tokens::scan(text(src, stmt)).names;
-    if blank.iter().any(|b| names.contains(b)) {
+    if a.blank.iter().any(|b| names.contains(b)) {
         return None;
     }
-    guarded.extend(blank);
-    let (kind, modifier) = if is_static {
-        ("static", "static ")
-    } else {
-        ("block", "")
-    };
-    let method = format!("__pv_{kind}_{}", stmt.start_byte());
-    if src.contains(&method) {
-        return None;
-    }
+    let (method, modifier) = a.method(src, stmt.start_byte())?;
     // The statement's lines move to the method after the block, on the block's last line.
     let (out, offset) = move_out(
         src,
         stmt,
         &format!("{method}();"),
-        init.end_byte(),
+        a.init.end_byte(),
         &format!(" private {modifier}void {method}() {{ "),
         " }",
     );
@@ -265,13 +312,64 @@ pub fn block(src: &str, range: Range<usize>) -> Option<Hoisted> {
         src: out,
         range: range.start + offset..range.end + offset,
         method: method.clone(),
-        what: if is_static {
-            Hoist::StaticBlock
-        } else {
-            Hoist::Block
-        },
-        guarded,
+        what: a.what(),
+        guarded: a.guarded,
+        unhoist: None,
     })
+}
+
+/// The whole initialiser block around `range` made, for planning and weaving, the body of a
+/// method declared in place: its opening brace `{` becomes `{ __pv_static_N(); } private static
+/// void __pv_static_N() {` on the same line, so every byte after it keeps its line and the block's
+/// statements, its locals among them, are one method body. The weave is then put back
+/// ([`Unhoist`]): the stub and the inline patches run in the initialiser itself, with plain's
+/// frames (`<clinit>`, `<init>`), and only the generated units are methods. `None` where
+/// [`around`] finds no block or the block names a blank final of its kind (a method may not
+/// assign it); the guarded names are as for [`block`].
+pub fn in_place(src: &str, range: Range<usize>) -> Option<Hoisted> {
+    let tree = super::parser().parse(src, None)?;
+    let a = around(src, tree.root_node(), &range)?;
+    let names = super::tokens::scan(text(src, a.block)).names;
+    if a.blank.iter().any(|b| names.contains(b)) {
+        return None;
+    }
+    let (method, modifier) = a.method(src, a.block.start_byte())?;
+    let at = a.block.start_byte();
+    let header = format!("{{ {method}(); }} private {modifier}void {method}() {{");
+    let out = format!("{}{header}{}", &src[..at], &src[at + 1..]);
+    let shift = header.len() - 1;
+    Some(Hoisted {
+        src: out,
+        range: range.start + shift..range.end + shift,
+        method,
+        what: a.what(),
+        guarded: a.guarded,
+        unhoist: Some(Unhoist {
+            at,
+            header,
+            frame: if a.is_static { "<clinit>" } else { "<init>" },
+        }),
+    })
+}
+
+/// How to put an in-place hoist ([`in_place`]) back into a woven text: the header at byte `at`
+/// (before the location, so a weave keeps it at the same offset) becomes `{` again.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unhoist {
+    pub at: usize,
+    pub header: String,
+    /// The JVM method the block's code runs in: `<clinit>`, or `<init>` for an instance block.
+    pub frame: &'static str,
+}
+
+impl Unhoist {
+    /// `woven` with the initialiser block back in place; `None` when the header is not where it
+    /// was put (a weave that wrote before the location).
+    pub fn apply(&self, woven: &str) -> Option<String> {
+        let end = self.at + self.header.len();
+        (woven.get(self.at..end)? == self.header)
+            .then(|| format!("{}{{{}", &woven[..self.at], &woven[end..]))
+    }
 }
 
 /// `src` with `node` replaced by `call` and moved, between `head` and `tail`, to `end` (the end

@@ -120,6 +120,9 @@ pub struct Plan {
     /// The simple name of the class declaring the enclosing method (set by `enable_tree`): static
     /// fields are named through it, so a local of the same name cannot capture the reference.
     class_name: Option<String>,
+    /// Set when the location's initialiser block was made a method only for planning
+    /// (`hoist::in_place`): every weave puts it back.
+    unhoist: Option<hoist::Unhoist>,
 }
 
 /// Which generated member a line belongs to.
@@ -218,6 +221,7 @@ pub fn plan(src: &str, range: Range<usize>, patches: &[String]) -> Result<Plan, 
         tree,
         package,
         class_name: None,
+        unhoist: None,
     })
 }
 
@@ -473,6 +477,19 @@ impl Plan {
     }
 
     /// The statement text patch `i` puts at the location.
+    /// Weave the plan's initialiser block back in place (`hoist::in_place`): its code, the
+    /// stub's and the inline patches', runs where plain runs it.
+    pub fn unhoist(&mut self, u: hoist::Unhoist) {
+        self.site.frame = Some(u.frame);
+        self.unhoist = Some(u);
+    }
+
+    /// Whether the location's code runs where plain runs it: not in a method an initialiser was
+    /// hoisted into.
+    pub fn in_place(&self) -> bool {
+        self.unhoist.is_some()
+    }
+
     pub fn statement(&self, i: usize) -> &str {
         &self.statements[i]
     }
@@ -570,12 +587,20 @@ impl Plan {
             deltas: include.iter().map(|&i| (i, self.line_delta(i))).collect(),
             file_name: String::new(),
             package: self.package.clone(),
-            method: if site.is_constructor {
-                "<init>".into()
-            } else {
-                site.name.clone()
-            },
+            method: site.frame_method().to_string(),
             rewritten: false,
+        };
+        // Back in place the header leaves every line as it was: units, origins and the line
+        // map stay true.
+        let text = match &self.unhoist {
+            Some(u) => {
+                let back = u.apply(&text).ok_or(WeaveError(0))?;
+                match syntax_errors(&back) {
+                    0 => back,
+                    errors => return Err(WeaveError(errors)),
+                }
+            }
+            None => text,
         };
         Ok(Woven {
             text,

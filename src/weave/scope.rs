@@ -107,6 +107,20 @@ pub struct Site {
     /// Names a later statement of the method may read ([`read_after`]): a local outside it is
     /// dead after the location, and a change to it is no change a test can see.
     pub read_after: std::collections::BTreeSet<String>,
+    /// The JVM method the site's code runs in when that is not the declared method: `<clinit>`
+    /// or `<init>` for an initialiser block hoisted in place (`weave::hoist::in_place`).
+    pub frame: Option<&'static str>,
+}
+
+impl Site {
+    /// The name a JVM frame of the site's code shows: `<init>` for a constructor.
+    pub fn frame_method(&self) -> &str {
+        match self.frame {
+            Some(f) => f,
+            None if self.is_constructor => "<init>",
+            None => &self.name,
+        }
+    }
 }
 
 const STATEMENTS: &[&str] = &[
@@ -388,6 +402,7 @@ pub fn analyse(src: &str, root: Node, range: Range<usize>) -> Result<Site, Unsup
         braceless_parent,
         caught,
         read_after,
+        frame: None,
     })
 }
 
