@@ -2,7 +2,8 @@
 """The share of patches decided on the woven path (issue 25): over every schemata run recorded in
 the work dirs below the given directories (their `result.jsonl`, one line per set and run; the
 copies under `runs/` are skipped), how many patches were validated one by one (`extra.fallback`)
-and why, how many javac calls and how much compile time the sets took. Plain validation's lines are
+and why, how many were given `C` by a rule without a compile (`extra.certain_errors`: neither
+woven nor one by one), how many javac calls and how much compile time the sets took. Plain validation's lines are
 left out (they weave nothing).
 
 Usage: scripts/woven_share.py [--by-dir] [--reasons N] [--groups] DIR...
@@ -46,6 +47,7 @@ def tally(path, reasons):
             t["sets"] += 1
             t["patches"] += len(r.get("succlist", ""))
             t["fallback"] += e.get("fallback", 0)
+            t["certain"] += e.get("certain_errors", 0)
             t["javac"] += e.get("javac_invocations", 0)
             t["compile_ms"] += e.get("compile_ms", 0)
             for why in e.get("fallback_reasons", []):
@@ -97,9 +99,10 @@ def group(why):
 
 
 def row(name, t):
-    share = 100.0 * (t["patches"] - t["fallback"]) / t["patches"] if t["patches"] else 0.0
-    return "| %s | %d | %d | %d | %.1f %% | %.1f | %.2f s |" % (
-        name, t["sets"], t["patches"], t["fallback"], share,
+    woven = t["patches"] - t["fallback"] - t["certain"]
+    share = 100.0 * woven / t["patches"] if t["patches"] else 0.0
+    return "| %s | %d | %d | %d | %d | %.1f %% | %.1f | %.2f s |" % (
+        name, t["sets"], t["patches"], t["fallback"], t["certain"], share,
         t["javac"] / t["sets"] if t["sets"] else 0, t["compile_ms"] / 1000 / max(t["sets"], 1))
 
 
@@ -124,8 +127,8 @@ def main():
             if t["sets"]:
                 total.update(t)
                 lines.append(row(os.path.dirname(path), t))
-    print("| work dir | schemata runs | patches | one by one | woven path | javac calls a run | compile a run |")
-    print("|---|---|---|---|---|---|---|")
+    print("| work dir | schemata runs | patches | one by one | `C` by a rule | woven path | javac calls a run | compile a run |")
+    print("|---|---|---|---|---|---|---|---|")
     if args.by_dir:
         for l in lines:
             print(l)

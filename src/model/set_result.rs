@@ -88,10 +88,15 @@ pub struct Extra {
     /// place (`weave::split`).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub declaration_split: bool,
-    /// The location is in an initialiser woven moved into a method of its own
-    /// (`weave::hoist::Hoist`): `field`, `static field` or `static block`.
+    /// The location is in an initialiser: moved into a method of its own (`weave::hoist::Hoist`:
+    /// `field`, `static field`, `static block`, `instance block`), or a block woven in place
+    /// (`static block in place`, `instance block in place`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub hoisted: Option<String>,
+    /// Patches given `C` without a compile: an error javac gives them wherever they stand (a
+    /// `return` in an initialiser block), neither woven nor validated one by one.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub certain_errors: u64,
     /// Patches woven through a value hole (`weave::value`): the one expression they differ in
     /// computed ahead of its statement, so the tree tells them apart by its value.
     #[serde(skip_serializing_if = "is_zero")]

@@ -108,13 +108,25 @@ fn in_place(
     patches: &[String],
     extra: &mut Extra,
 ) -> Option<weave::Plan> {
-    let h = weave::hoist::in_place(src, range)?;
+    let h = weave::hoist::in_place(src, range.clone())?;
     let mut plan = weave::plan(&h.src, h.range.clone(), patches).ok()?;
     let block = h.completion();
-    for (excluded, patch) in plan.excluded.iter_mut().zip(patches) {
-        if excluded.is_none() {
-            *excluded = guarded_name(patch, Some(&h.guarded))
+    let line = src[..range.start].matches('\n').count() + 1;
+    for (i, patch) in patches.iter().enumerate() {
+        if plan.excluded[i].is_none() {
+            plan.excluded[i] = guarded_name(patch, Some(&h.guarded))
                 .or_else(|| block.as_ref().and_then(|b| b.check(patch)));
+            // javac's error wherever the block stands: no compile needed to know it.
+            plan.certain[i] =
+                block
+                    .as_ref()
+                    .and_then(|b| b.certain_error(patch))
+                    .map(|(at, message)| {
+                        format!(
+                            "line {}: {message}",
+                            line + patch[..at].matches('\n').count()
+                        )
+                    });
         }
     }
     plan.unhoist(h.unhoist?);
@@ -362,6 +374,17 @@ mod tests {
         let why = |i: usize| plan.excluded[i].clone().unwrap_or_default();
         assert!(plan.excluded[0].is_none() && plan.excluded[4].is_none());
         assert!(why(1).contains("`return`"), "{}", why(1));
+        // javac says so wherever the block stands: `C` with its message, no compile.
+        let line = 1 + set.context_above.matches('\n').count();
+        assert_eq!(
+            plan.certain[1].as_deref(),
+            Some(format!("line {line}: return outside method").as_str())
+        );
+        assert!(plan
+            .certain
+            .iter()
+            .enumerate()
+            .all(|(i, c)| c.is_none() || i == 1));
         assert!(why(2).contains("`later`"), "{}", why(2));
         assert!(why(3).contains("complete normally"), "{}", why(3));
         plan.inline = vec![None, None, None, None, Some("reads the stack".into())];

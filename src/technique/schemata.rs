@@ -287,7 +287,17 @@ fn woven(
     let plan = part.plan;
     for (i, why) in plan.excluded.iter().enumerate() {
         if let (Some(why), true) = (why, part.keep[i]) {
-            v.fallback.push((i, why.clone()));
+            match &plan.certain[i] {
+                Some(error) => {
+                    v.extra.certain_errors += 1;
+                    v.decide(
+                        i,
+                        Outcome::new(Verdict::CompileError, Phase::Compile)
+                            .with_detail(error.clone()),
+                    );
+                }
+                None => v.fallback.push((i, why.clone())),
+            }
         }
     }
     let setup = ctx.setup(worker_id, "schemata", set);

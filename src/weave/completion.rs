@@ -62,6 +62,14 @@ impl BlockCompletion {
         }
     }
 
+    /// A compile error javac gives `patch` in the block whatever the rest of the file: a
+    /// `return` of the patch's own (JLS 8.6 and 8.7: an error anywhere in an initialiser), as
+    /// its byte offset in the patch and javac's message. `None` when there is none or the block
+    /// does not parse with the patch.
+    pub fn certain_error(&self, patch: &str) -> Option<(usize, &'static str)> {
+        self.method.as_ref()?.certain_error(patch)
+    }
+
     /// Why `patch` in place makes javac judge the block's statement otherwise than the method's
     /// body (it is then validated alone), or `None`.
     pub fn check(&self, patch: &str) -> Option<String> {
@@ -113,22 +121,29 @@ impl Method {
         })
     }
 
+    /// The method's text with `patch` in place, and where the patch starts in it. A line break
+    /// after the patch: a `//` comment ending it must not swallow the block's rest (the
+    /// statement-moving hoist puts the method on one line).
+    fn text(&self, patch: &str) -> (String, usize) {
+        let head = format!("class __PV {{ void __m() {}", self.before);
+        let at = head.len();
+        (format!("{head}{patch}\n{} }}", self.after), at)
+    }
+
+    fn certain_error(&self, patch: &str) -> Option<(usize, &'static str)> {
+        let (text, at) = self.text(patch);
+        let tree = super::parser().parse(&text, None)?;
+        let body = body_of(&tree).filter(|b| !b.has_error())?;
+        let r = returns(body)?;
+        (at..at + patch.len())
+            .contains(&r.start_byte())
+            .then(|| (r.start_byte() - at, "return outside method"))
+    }
+
     fn check(&self, patch: &str) -> Option<String> {
-        // A line break after the patch: a `//` comment ending it must not swallow the block's
-        // rest (the statement-moving hoist puts the method on one line).
-        let text = format!(
-            "class __PV {{ void __m() {}{patch}\n{} }}",
-            self.before, self.after
-        );
+        let (text, _) = self.text(patch);
         let tree = super::parser().parse(&text, None);
-        let body = tree.as_ref().and_then(|tree| {
-            let root = tree.root_node();
-            let class_body = root.named_child(0)?.child_by_field_name("body")?;
-            if root.named_child_count() != 1 || class_body.named_child_count() != 1 {
-                return None;
-            }
-            class_body.named_child(0)?.child_by_field_name("body")
-        });
+        let body = tree.as_ref().and_then(body_of);
         let Some(body) = body.filter(|b| !b.has_error()) else {
             return Some(
                 "the initialiser block's statement does not parse with the patch: validated alone"
@@ -154,12 +169,30 @@ impl Method {
     }
 }
 
-/// A `return` of the statement's own (not of a lambda or a class declared in it).
+/// The body of the one method of the text [`Method::text`] makes.
+fn body_of(tree: &tree_sitter::Tree) -> Option<Node<'_>> {
+    let root = tree.root_node();
+    let class_body = root.named_child(0)?.child_by_field_name("body")?;
+    if root.named_child_count() != 1 || class_body.named_child_count() != 1 {
+        return None;
+    }
+    class_body.named_child(0)?.child_by_field_name("body")
+}
+
+/// A `return` of the statement's own (not of a lambda or of a class, interface, enum or
+/// annotation type declared in it, whose methods may return).
 fn returns(n: Node) -> Option<Node> {
     if n.kind() == "return_statement" {
         return Some(n);
     }
-    if matches!(n.kind(), "lambda_expression" | "class_body") {
+    if matches!(
+        n.kind(),
+        "lambda_expression"
+            | "class_body"
+            | "interface_body"
+            | "enum_body"
+            | "annotation_type_body"
+    ) {
         return None;
     }
     let mut c = n.walk();

@@ -180,3 +180,28 @@ fn the_block_hoisted_in_place_is_judged_whole() {
         ],
     );
 }
+
+#[test]
+fn a_return_of_the_patch_s_own_is_a_certain_error() {
+    let src =
+        "class T {\n    static int n;\n    static {\n        n = 0;\n        n++;\n    }\n}\n";
+    let start = src.find("n = 0;").unwrap();
+    let h = hoist::in_place(src, start..start + 6).unwrap();
+    let c = h.completion().unwrap();
+    assert_eq!(
+        c.certain_error("n = 1;\nif (n > 0) return;"),
+        Some((18, "return outside method"))
+    );
+    for patch in [
+        "n = 1;",
+        // Returns of a lambda, an anonymous class, a local interface's method: javac takes them.
+        "Runnable r = () -> { return; };",
+        "Object o = new Object() { int f() { return 1; } };",
+        "interface L { default int f() { return 1; } }",
+        // Does not parse: no certain answer here (`return` alone would: `return n++;`).
+        "return );",
+        "throw new Error();",
+    ] {
+        assert_eq!(c.certain_error(patch), None, "{patch}");
+    }
+}

@@ -112,6 +112,10 @@ pub struct Plan {
     /// Per patch: why it runs inline in the enclosing method, as written, rather than in a
     /// generated method of its own (it could see that method on the stack), or `None`.
     pub inline: Vec<Option<String>>,
+    /// Per patch: a compile error javac surely gives it, whatever the rest of the file (as a
+    /// failure detail, `line N: message`), decided without a compile; the patch is also
+    /// excluded.
+    pub certain: Vec<Option<String>>,
     /// Per patch, once `enable_tree` ran: the fields it may assign when it can go through the
     /// state-transition tree, or why it runs sequentially.
     pub tree: Vec<Result<Vec<eligible::Field>, eligible::Sequential>>,
@@ -213,6 +217,7 @@ pub fn plan(src: &str, range: Range<usize>, patches: &[String]) -> Result<Plan, 
     let inline = vec![None; patches.len()];
     Ok(Plan {
         inline,
+        certain: vec![None; patches.len()],
         src: src.to_string(),
         site,
         statements,
