@@ -314,10 +314,10 @@ fn selection_fixture_default_equals_no_dedup_equals_plain_equals_expected() {
     assert!(extra["javac_invocations"].as_u64().unwrap() <= 2, "{line}");
     assert_eq!(extra["fallback"], 1, "{line}");
     assert!(extra["woven"].as_u64().unwrap() >= 7, "{line}");
-    // The static block's loop, in a static method of its own (the block assigns the blank final
-    // `TOP`, which a method may not): all woven.
+    // The static block's loop, woven in place: the block assigns the blank final `TOP` after
+    // the loop, which each context copy's local `final int TOP;` stands for. All woven.
     let line = line_of("rates_static_init.json");
-    assert_eq!(line["extra"]["hoisted"], "static block", "{line}");
+    assert_eq!(line["extra"]["hoisted"], "static block in place", "{line}");
     assert_eq!(line["extra"]["fallback"], 0, "{line}");
     // The instance block's loop, woven in place: all but the patch that reads the blank final
     // `limit`, validated alone, and the one that returns, an error in any initialiser: `C` at

@@ -114,7 +114,9 @@ fn in_place(
     let line = src[..range.start].matches('\n').count() + 1;
     for (i, patch) in patches.iter().enumerate() {
         if plan.excluded[i].is_none() {
+            let shadows = h.unhoist.as_ref().map_or(&[][..], |u| &u.shadows[..]);
             plan.excluded[i] = guarded_name(patch, Some(&h.guarded))
+                .or_else(|| weave::hoist::declares_shadowed(patch, shadows))
                 .or_else(|| block.as_ref().and_then(|b| b.check(patch)));
             // javac's error wherever the block stands: no compile needed to know it.
             plan.certain[i] =
@@ -302,8 +304,11 @@ fn guarded_name(
     patch: &str,
     guarded: Option<&std::collections::BTreeSet<String>>,
 ) -> Option<String> {
-    let names = weave::tokens::scan(patch).names;
-    let hit = guarded?.iter().find(|g| names.contains(*g))?;
+    // `this.f` too: JLS 16 counts it as an access to a blank final, as the simple name.
+    let scan = weave::tokens::scan(patch);
+    let hit = guarded?
+        .iter()
+        .find(|g| scan.names.contains(*g) || scan.this_names.contains(*g))?;
     Some(format!(
         "the patch names the field `{hit}`, which an initialiser may not read where a method \
          may (declared later, itself, or a blank final): validated alone"
@@ -406,8 +411,7 @@ mod tests {
     }
 
     #[test]
-    fn a_block_assigning_a_blank_final_is_not_hoisted_in_place() {
-        // A method may not assign `LIMIT`: only the statement that does not name it moves.
+    fn a_block_assigning_a_blank_final_is_woven_in_place_with_a_local_standing_for_it() {
         let set = rates(
             "    static final int LIMIT;\n    static int top;\n\n    static {\n        LIMIT = 4;\n        ",
             "top = 1;",
@@ -415,13 +419,58 @@ mod tests {
             &["top = 2;", "top = LIMIT;"],
         );
         let mut extra = Extra::default();
-        let plan = plan(&set, &mut extra).unwrap();
-        assert_eq!(extra.hoisted.as_deref(), Some("static block"));
-        assert!(!plan.in_place());
-        assert!(plan.excluded[0].is_none());
-        assert!(plan.excluded[1]
+        let mut plan = plan(&set, &mut extra).unwrap();
+        assert_eq!(extra.hoisted.as_deref(), Some("static block in place"));
+        assert!(
+            plan.excluded.iter().all(Option::is_none),
+            "{:?}",
+            plan.excluded
+        );
+        let hides = super::weave::hoist::declares_shadowed(
+            "{ int LIMIT = 2; top = LIMIT; }",
+            &[("int".into(), "LIMIT".into())],
+        );
+        assert!(hides.is_some_and(|w| w.contains("`LIMIT`")));
+        let shadows = [("int".to_string(), "LIMIT".to_string())];
+        let declares = |p: &str| super::weave::hoist::declares_shadowed(p, &shadows).is_some();
+        assert!(declares(
+            "Runnable r = new Runnable() { public void run() { top = LIMIT; } };"
+        ));
+        assert!(declares("Runnable r = () -> top++; top = LIMIT;"));
+        assert!(!declares("Runnable r = () -> top++;"));
+        assert!(!declares("top = LIMIT + 1;"));
+        // A patch naming `LIMIT` may assign it: every patch inline, in `<clinit>`.
+        plan.inline_stack_exposed(&|_: &str, _: Option<usize>| false);
+        assert!(plan.inline.iter().all(|r| r
+            .as_deref()
+            .is_some_and(|r| r.contains("blank final field `LIMIT`"))));
+        let t = plan.weave(&[0, 1], true, false, 1).unwrap().text;
+        // Each context copy declares a final local for it where its body opens and reads it where
+        // it ends: javac judges the patch's uses of the field there as in the initialiser.
+        let copy = &t[t.find("context copy for patch 1").unwrap()..];
+        assert!(copy.contains("() { final int LIMIT;"), "{copy}");
+        assert!(
+            copy.contains("top = LIMIT;\n     Object __pv_read_LIMIT = LIMIT; }"),
+            "{copy}"
+        );
+        assert!(t.contains("    static {\n        LIMIT = 4;\n        { // patchval: stub"));
+
+        // Qualified, the field is no local's to stand for: the statement-moving hoist, which
+        // leaves the patch naming it alone.
+        let set = rates(
+            "    final int limit;\n    int top;\n\n    {\n        this.limit = 4;\n        ",
+            "top = 1;",
+            "\n    }",
+            &["top = 2;", "top = limit;"],
+        );
+        let mut extra = Extra::default();
+        let moved = super::plan(&set, &mut extra).unwrap();
+        assert_eq!(extra.hoisted.as_deref(), Some("instance block"));
+        assert!(!moved.in_place());
+        assert!(moved.excluded[0].is_none());
+        assert!(moved.excluded[1]
             .as_deref()
             .unwrap_or_default()
-            .contains("`LIMIT`"));
+            .contains("`limit`"));
     }
 }

@@ -36,12 +36,13 @@ pub fn assigns_blank_final(
     inline: bool,
 ) -> Option<String> {
     let statements = || std::iter::once(original).chain(patches.iter().copied());
-    if site.is_constructor {
+    // An initialiser block woven in place (`site.frame`) is judged as a constructor is.
+    if site.is_constructor || site.frame.is_some() {
         for f in fields {
             if statements().any(|m| m.names.contains(f) || m.this_names.contains(f)) {
                 return Some(format!(
                     "the location may assign the blank final field `{f}`, which only its \
-                     constructor may: every patch runs inline"
+                     constructor or initialiser may: every patch runs inline"
                 ));
             }
         }

@@ -395,10 +395,13 @@ impl Plan {
                     stack::stack_exposure(stmt, &self.site, &fields, class_name.as_deref(), oracle);
             }
         }
-        let blank = tree
-            .as_ref()
-            .map(|t| finals::blank_final_fields(&self.src, t.root_node(), &self.site))
-            .unwrap_or_default();
+        let blank = match &self.unhoist {
+            Some(u) => u.shadows.iter().map(|(_, name)| name.clone()).collect(),
+            None => tree
+                .as_ref()
+                .map(|t| finals::blank_final_fields(&self.src, t.root_node(), &self.site))
+                .unwrap_or_default(),
+        };
         let original = tokens::scan(&self.src[self.site.target.clone()]);
         let woven: Vec<&Mentions> = (0..self.statements.len())
             .filter(|&i| self.excluded[i].is_none())
@@ -558,7 +561,11 @@ impl Plan {
             }
             if with_context {
                 let start = text.len();
-                text.push_str(&emit::context_copy(&self.src, site, p.index, p.statement));
+                let copy = emit::context_copy(&self.src, site, p.index, p.statement);
+                match &self.unhoist {
+                    Some(u) => text.push_str(&u.shadow(&copy)),
+                    None => text.push_str(&copy),
+                }
                 spans.push((p.index, UnitKind::Context, start..text.len()));
             }
         }
