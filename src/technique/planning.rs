@@ -98,7 +98,7 @@ pub(super) fn plan(
 }
 
 /// The plan of a location in an initialiser block, made on the block hoisted in place
-/// (`weave::hoist::in_place`) and woven back into the block: the patches that name a guarded
+/// (`weave::in_place`) and woven back into the block: the patches that name a guarded
 /// field, or with which the block could not complete normally, stay unwoven (an initialiser is
 /// judged more strictly there than the method the plan sees). `None` where the block cannot be
 /// hoisted so or its location not planned (the statement-moving hoist may still take it).
@@ -108,7 +108,7 @@ fn in_place(
     patches: &[String],
     extra: &mut Extra,
 ) -> Option<weave::Plan> {
-    let h = weave::hoist::in_place(src, range.clone())?;
+    let h = weave::in_place::in_place(src, range.clone())?;
     let mut plan = weave::plan(&h.src, h.range.clone(), patches).ok()?;
     let block = h.completion();
     let line = src[..range.start].matches('\n').count() + 1;
@@ -116,7 +116,7 @@ fn in_place(
         if plan.excluded[i].is_none() {
             let shadows = h.unhoist.as_ref().map_or(&[][..], |u| &u.shadows[..]);
             plan.excluded[i] = guarded_name(patch, Some(&h.guarded))
-                .or_else(|| weave::hoist::declares_shadowed(patch, shadows))
+                .or_else(|| weave::in_place::declares_shadowed(patch, shadows))
                 .or_else(|| block.as_ref().and_then(|b| b.check(patch)));
             // javac's error wherever the block stands: no compile needed to know it.
             plan.certain[i] =
@@ -426,13 +426,13 @@ mod tests {
             "{:?}",
             plan.excluded
         );
-        let hides = super::weave::hoist::declares_shadowed(
+        let hides = super::weave::in_place::declares_shadowed(
             "{ int LIMIT = 2; top = LIMIT; }",
             &[("int".into(), "LIMIT".into())],
         );
         assert!(hides.is_some_and(|w| w.contains("`LIMIT`")));
         let shadows = [("int".to_string(), "LIMIT".to_string())];
-        let declares = |p: &str| super::weave::hoist::declares_shadowed(p, &shadows).is_some();
+        let declares = |p: &str| super::weave::in_place::declares_shadowed(p, &shadows).is_some();
         assert!(declares(
             "Runnable r = new Runnable() { public void run() { top = LIMIT; } };"
         ));

@@ -9,6 +9,7 @@ pub mod emit;
 pub mod finals;
 pub mod frames;
 pub mod hoist;
+pub mod in_place;
 pub mod locals;
 pub mod member;
 pub mod names;
@@ -125,8 +126,8 @@ pub struct Plan {
     /// fields are named through it, so a local of the same name cannot capture the reference.
     class_name: Option<String>,
     /// Set when the location's initialiser block was made a method only for planning
-    /// (`hoist::in_place`): every weave puts it back.
-    unhoist: Option<hoist::Unhoist>,
+    /// (`in_place`): every weave puts it back.
+    unhoist: Option<in_place::Unhoist>,
 }
 
 /// Which generated member a line belongs to.
@@ -485,9 +486,9 @@ impl Plan {
     }
 
     /// The statement text patch `i` puts at the location.
-    /// Weave the plan's initialiser block back in place (`hoist::in_place`): its code, the
+    /// Weave the plan's initialiser block back in place (`weave::in_place`): its code, the
     /// stub's and the inline patches', runs where plain runs it.
-    pub fn unhoist(&mut self, u: hoist::Unhoist) {
+    pub fn unhoist(&mut self, u: in_place::Unhoist) {
         self.site.frame = Some(u.frame);
         self.unhoist = Some(u);
     }

@@ -108,7 +108,7 @@ pub struct Site {
     /// dead after the location, and a change to it is no change a test can see.
     pub read_after: std::collections::BTreeSet<String>,
     /// The JVM method the site's code runs in when that is not the declared method: `<clinit>`
-    /// or `<init>` for an initialiser block hoisted in place (`weave::hoist::in_place`).
+    /// or `<init>` for an initialiser block hoisted in place (`weave::in_place`).
     pub frame: Option<&'static str>,
 }
 
