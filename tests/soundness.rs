@@ -206,8 +206,8 @@ fn soundness_fixture_default_equals_no_dedup_equals_plain_equals_expected() {
 /// callee makes or catches and keeps unthrown (`kept_fee`), whose traces the test reads later.
 /// And project objects handed to JDK code outside the allowlist that calls them back
 /// (`StringBuilder.append`, `Collections.sort`, `Thread.run`), in a callee or in the patch
-/// (`callback_fee`): all but the unchanged statement inline. A static block's stack readers, in
-/// the method its statements are hoisted to, still go one by one (`boot_init`).
+/// (`callback_fee`): all but the unchanged statement inline. A static block's stack readers run
+/// inline in `<clinit>`, the block woven in place (`boot_init`).
 #[test]
 fn stackjdk_fixture_default_equals_no_dedup_equals_plain_equals_expected() {
     let (_tmp, work) = three_techniques_give_expected("stackjdk");
