@@ -108,15 +108,14 @@ fn in_place(
     patches: &[String],
     extra: &mut Extra,
 ) -> Option<weave::Plan> {
-    let h = weave::in_place::in_place(src, range.clone())?;
+    let (h, unhoist) = weave::in_place::in_place(src, range.clone())?;
     let mut plan = weave::plan(&h.src, h.range.clone(), patches).ok()?;
     let block = h.completion();
     let line = src[..range.start].matches('\n').count() + 1;
     for (i, patch) in patches.iter().enumerate() {
         if plan.excluded[i].is_none() {
-            let shadows = h.unhoist.as_ref().map_or(&[][..], |u| &u.shadows[..]);
             plan.excluded[i] = guarded_name(patch, Some(&h.guarded))
-                .or_else(|| weave::in_place::declares_shadowed(patch, shadows))
+                .or_else(|| weave::in_place::declares_shadowed(patch, &unhoist.shadows))
                 .or_else(|| block.as_ref().and_then(|b| b.check(patch)));
             // javac's error wherever the block stands: no compile needed to know it.
             plan.certain[i] =
@@ -131,7 +130,7 @@ fn in_place(
                     });
         }
     }
-    plan.unhoist(h.unhoist?);
+    plan.unhoist(unhoist);
     extra.hoisted = Some(format!("{} in place", h.what.as_str()));
     Some(plan)
 }

@@ -166,7 +166,7 @@ fn the_block_hoisted_in_place_is_judged_whole() {
     // with the loop after it, which completes only through its `break`.
     let src = "class T {\n    static int n;\n    static {\n        n = 0;\n        while (true) {\n            n++;\n            if (n > 3) break;\n        }\n    }\n}\n";
     let start = src.find("n = 0;").unwrap();
-    let h = in_place::in_place(src, start..start + 6).unwrap();
+    let (h, _) = in_place::in_place(src, start..start + 6).unwrap();
     assert_eq!(&h.src[h.range.clone()], "n = 0;");
     let c = h.completion().unwrap();
     judge(
@@ -186,7 +186,7 @@ fn a_return_of_the_patch_s_own_is_a_certain_error() {
     let src =
         "class T {\n    static int n;\n    static {\n        n = 0;\n        n++;\n    }\n}\n";
     let start = src.find("n = 0;").unwrap();
-    let h = in_place::in_place(src, start..start + 6).unwrap();
+    let (h, _) = in_place::in_place(src, start..start + 6).unwrap();
     let c = h.completion().unwrap();
     assert_eq!(
         c.certain_error("n = 1;\nif (n > 0) return;"),

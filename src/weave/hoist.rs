@@ -28,9 +28,6 @@ pub struct Hoisted {
     /// only). An instance initialiser may name every static field: the class is initialised
     /// before it runs; a static one cannot name instance fields at all.
     pub guarded: BTreeSet<String>,
-    /// Set when the block was hoisted in place, to be put back after weaving
-    /// (`weave::in_place`).
-    pub unhoist: Option<super::in_place::Unhoist>,
 }
 
 impl Hoisted {
@@ -165,7 +162,6 @@ pub fn field(src: &str, range: Range<usize>) -> Option<Hoisted> {
             Hoist::Field
         },
         guarded,
-        unhoist: None,
     })
 }
 
@@ -344,7 +340,6 @@ pub fn block(src: &str, range: Range<usize>) -> Option<Hoisted> {
         method: method.clone(),
         what: a.what(),
         guarded: a.guarded,
-        unhoist: None,
     })
 }
 

@@ -17,8 +17,8 @@ use tree_sitter::Node;
 /// ([`Unhoist`]): the stub and the inline patches run in the initialiser itself, with plain's
 /// frames (`<clinit>`, `<init>`), and only the generated units are methods. `None` where
 /// [`around`] finds no block or the block names a blank final of its kind (a method may not
-/// assign it); the guarded names are as for [`block`].
-pub fn in_place(src: &str, range: Range<usize>) -> Option<Hoisted> {
+/// assign it); the guarded names are as for [`super::hoist::block`].
+pub fn in_place(src: &str, range: Range<usize>) -> Option<(Hoisted, Unhoist)> {
     let tree = super::parser().parse(src, None)?;
     let a = around(src, tree.root_node(), &range)?;
     // `this.b` names the field too (and assigns it, in an instance block).
@@ -35,19 +35,20 @@ pub fn in_place(src: &str, range: Range<usize>) -> Option<Hoisted> {
     let header = format!("{{ {method}(); }} private {modifier}void {method}() {{");
     let out = format!("{}{header}{}", &src[..at], &src[at + 1..]);
     let shift = header.len() - 1;
-    Some(Hoisted {
+    let hoisted = Hoisted {
         src: out,
         range: range.start + shift..range.end + shift,
         method,
         what: a.what(),
         guarded,
-        unhoist: Some(Unhoist {
-            at,
-            header,
-            frame: if a.is_static { "<clinit>" } else { "<init>" },
-            shadows,
-        }),
-    })
+    };
+    let unhoist = Unhoist {
+        at,
+        header,
+        frame: if a.is_static { "<clinit>" } else { "<init>" },
+        shadows,
+    };
+    Some((hoisted, unhoist))
 }
 
 /// The declared type of blank final `b`, which the block names, when a local `final` of that
