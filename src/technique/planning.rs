@@ -90,6 +90,16 @@ pub(super) fn plan(
             };
         }
     }
+    // A statement in place of a whole member: javac's syntax error (`weave::misplaced`).
+    for (i, k) in kept.iter().enumerate() {
+        if k.is_none() {
+            plan.certain[i] = weave::misplaced::statement_in_class_body(
+                &src,
+                set.unpatched_range(),
+                &set.patches[i],
+            );
+        }
+    }
     match &hoisted {
         Some((what, _, _)) => extra.hoisted = Some(what.as_str().to_string()),
         None => extra.declaration_split = true,

@@ -159,18 +159,40 @@ fn planned(ctx: &RunContext, set: &PatchSet, v: &mut SetValidation) -> Planned {
                 .flatten();
             match wide {
                 Some(w) => {
-                    for i in (0..set.patches.len()).filter(|i| !w.members.contains(i)) {
-                        v.fallback.push((i, reason.clone()));
-                    }
+                    let rest = (0..set.patches.len()).filter(|i| !w.members.contains(i));
+                    unplanned(v, set, rest, &reason);
                     Planned::Wide(Box::new(w))
                 }
                 None => {
                     v.extra.fallback_reasons.push(reason.clone());
-                    v.fallback
-                        .extend((0..set.patches.len()).map(|i| (i, reason.clone())));
+                    unplanned(v, set, 0..set.patches.len(), &reason);
                     Planned::Fallback
                 }
             }
+        }
+    }
+}
+
+/// The patches no plan holds: one by one, but for those javac rejects wherever the rest of the
+/// file leaves them, a statement where a class body expects a member (`weave::misplaced`),
+/// which are `C` at once with javac's message.
+fn unplanned(
+    v: &mut SetValidation,
+    set: &PatchSet,
+    patches: impl Iterator<Item = usize>,
+    reason: &str,
+) {
+    let (src, range) = (set.original_text(), set.unpatched_range());
+    for i in patches {
+        match weave::misplaced::statement_in_class_body(&src, range.clone(), &set.patches[i]) {
+            Some(error) => {
+                v.extra.certain_errors += 1;
+                v.decide(
+                    i,
+                    Outcome::new(Verdict::CompileError, Phase::Compile).with_detail(error),
+                );
+            }
+            None => v.fallback.push((i, reason.to_string())),
         }
     }
 }

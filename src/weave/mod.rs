@@ -12,6 +12,7 @@ pub mod hoist;
 pub mod in_place;
 pub mod locals;
 pub mod member;
+pub mod misplaced;
 pub mod names;
 pub mod scope;
 pub mod sequential;
