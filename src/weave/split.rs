@@ -226,9 +226,17 @@ pub fn narrow(
         let inner = p.strip_prefix(prefix)?.strip_suffix(suffix)?;
         (!inner.trim().is_empty()).then(|| inner.to_string())
     };
+    // A one-line patch that keeps the declaration with a comment before or after it
+    // (`/* … */ int x = 2;`, `int x = 2; // …`): the comment changes no line and no token.
+    let commented = |p: &str| {
+        if p.contains('\n') || p.contains('\r') {
+            return None;
+        }
+        initialiser(super::tokens::blank_comments(p)?.trim())
+    };
     let kept = patches
         .iter()
-        .map(|p| match initialiser(p) {
+        .map(|p| match initialiser(p).or_else(|| commented(p)) {
             Some(init) => Some(Kept {
                 before: String::new(),
                 init,
@@ -439,6 +447,20 @@ mod tests {
         let fp = ["int y; int x = 2;".to_string(), "int x = 3;".to_string()];
         let (_, kept) = narrow(src, at..at + 10, &fp).unwrap();
         assert!(kept[0].is_none() && kept[1].as_ref().is_some_and(Kept::is_initialiser));
+        // A comment on the declaration's line changes no token; over lines it moves them.
+        let fp = [
+            "/* same */ int x = 2;",
+            "int x = 3; // kept",
+            "// gone\nint x = 4;",
+            "int x = 5; /* \\u000a */",
+        ]
+        .map(String::from);
+        let (_, kept) = narrow(src, at..at + 10, &fp).unwrap();
+        let inits: Vec<_> = kept
+            .iter()
+            .map(|k| k.as_ref().map(|k| k.init.trim()))
+            .collect();
+        assert_eq!(inits, [Some("2"), Some("3"), None, None]);
     }
 
     #[test]
