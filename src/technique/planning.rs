@@ -90,16 +90,6 @@ pub(super) fn plan(
             };
         }
     }
-    // A statement in place of a whole member: javac's syntax error (`weave::misplaced`).
-    for (i, k) in kept.iter().enumerate() {
-        if k.is_none() {
-            plan.certain[i] = weave::misplaced::statement_in_class_body(
-                &src,
-                set.unpatched_range(),
-                &set.patches[i],
-            );
-        }
-    }
     match &hoisted {
         Some((what, _, _)) => extra.hoisted = Some(what.as_str().to_string()),
         None => extra.declaration_split = true,
@@ -122,6 +112,10 @@ fn in_place(
     let mut plan = weave::plan(&h.src, h.range.clone(), patches).ok()?;
     let block = h.completion();
     let line = src[..range.start].matches('\n').count() + 1;
+    // javac reports an initialiser's error where it starts (`static` or its `{`).
+    let head = src[..unhoist.at].trim_end();
+    let block_start = head.strip_suffix("static").map_or(unhoist.at, str::len);
+    let block_line = src[..block_start].matches('\n').count() + 1;
     for (i, patch) in patches.iter().enumerate() {
         if plan.excluded[i].is_none() {
             plan.excluded[i] = guarded_name(patch, Some(&h.guarded))
@@ -133,10 +127,13 @@ fn in_place(
                     .as_ref()
                     .and_then(|b| b.certain_error(patch))
                     .map(|(at, message)| {
-                        format!(
-                            "line {}: {message}",
-                            line + patch[..at].matches('\n').count()
-                        )
+                        let line = match at {
+                            weave::completion::ErrorAt::Patch(at) => {
+                                line + patch[..at].matches('\n').count()
+                            }
+                            weave::completion::ErrorAt::Block => block_line,
+                        };
+                        format!("line {line}: {message}")
                     });
         }
     }

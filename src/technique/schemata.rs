@@ -173,28 +173,31 @@ fn planned(ctx: &RunContext, set: &PatchSet, v: &mut SetValidation) -> Planned {
     }
 }
 
-/// The patches no plan holds: one by one, but for those javac rejects wherever the rest of the
-/// file leaves them, a statement where a class body expects a member (`weave::misplaced`),
-/// which are `C` at once with javac's message.
+/// The patches no plan holds: one by one, but for those javac's parser rejects wherever the
+/// rest of the file leaves them (`weave::syntax`), which are `C` at once with its message.
 fn unplanned(
     v: &mut SetValidation,
     set: &PatchSet,
     patches: impl Iterator<Item = usize>,
     reason: &str,
 ) {
-    let (src, range) = (set.original_text(), set.unpatched_range());
+    let src = set.original_text();
+    let parsed = weave::syntax::Parsed::new(&src);
     for i in patches {
-        match weave::misplaced::statement_in_class_body(&src, range.clone(), &set.patches[i]) {
-            Some(error) => {
-                v.extra.certain_errors += 1;
-                v.decide(
-                    i,
-                    Outcome::new(Verdict::CompileError, Phase::Compile).with_detail(error),
-                );
-            }
+        match parsed.certain_error(set.unpatched_range(), &set.patches[i]) {
+            Some(error) => decide_certain(v, i, error),
             None => v.fallback.push((i, reason.to_string())),
         }
     }
+}
+
+/// Patch `i` decided `C` by a rule, with javac's message, and no compile.
+fn decide_certain(v: &mut SetValidation, i: usize, error: String) {
+    v.extra.certain_errors += 1;
+    v.decide(
+        i,
+        Outcome::new(Verdict::CompileError, Phase::Compile).with_detail(error),
+    );
 }
 
 /// One plan woven for some of a set's patches (`keep`); the others are another part's.
@@ -307,17 +310,18 @@ fn woven(
     part: Part,
 ) {
     let plan = part.plan;
+    let src = set.original_text();
+    let parsed = std::cell::OnceCell::new();
     for (i, why) in plan.excluded.iter().enumerate() {
         if let (Some(why), true) = (why, part.keep[i]) {
-            match &plan.certain[i] {
-                Some(error) => {
-                    v.extra.certain_errors += 1;
-                    v.decide(
-                        i,
-                        Outcome::new(Verdict::CompileError, Phase::Compile)
-                            .with_detail(error.clone()),
-                    );
-                }
+            // Else what javac's parser rejects wherever the file leaves it (`weave::syntax`).
+            let certain = plan.certain[i].clone().or_else(|| {
+                parsed
+                    .get_or_init(|| weave::syntax::Parsed::new(&src))
+                    .certain_error(set.unpatched_range(), &set.patches[i])
+            });
+            match certain {
+                Some(error) => decide_certain(v, i, error),
                 None => v.fallback.push((i, why.clone())),
             }
         }
@@ -338,8 +342,19 @@ fn woven(
         let s = match compile_schemata(worker, &setup, plan, group.clone(), terminal) {
             Ok(mut s) if part.holes => {
                 for (i, msg) in std::mem::take(&mut s.compile_errors) {
-                    s.fallback
-                        .insert(i, format!("its value hole does not compile: {msg}"));
+                    // javac's own error for the patch where its parser surely gives one.
+                    let certain = parsed
+                        .get_or_init(|| weave::syntax::Parsed::new(&src))
+                        .certain_error(set.unpatched_range(), &set.patches[i]);
+                    match certain {
+                        Some(error) => {
+                            s.compile_errors.insert(i, error);
+                        }
+                        None => {
+                            let why = format!("its value hole does not compile: {msg}");
+                            s.fallback.insert(i, why);
+                        }
+                    }
                 }
                 s
             }

@@ -7,6 +7,7 @@
 //! patch whose method does not compile is validated alone, so the rules below take every
 //! statement as reachable: a `break` in a loop's body exits the loop.
 
+use super::reach::{is_final, never_completes, statements, Flow};
 use std::collections::BTreeSet;
 use std::ops::Range;
 use tree_sitter::Node;
@@ -27,32 +28,6 @@ struct Method {
     mutable_fields: BTreeSet<String>,
 }
 
-/// Kinds of expression that are never constant expressions (JLS 15.29), wherever they stand.
-const NEVER_CONSTANT: &[&str] = &[
-    "method_invocation",
-    "object_creation_expression",
-    "array_creation_expression",
-    "assignment_expression",
-    "update_expression",
-    "array_access",
-    "instanceof_expression",
-    "this",
-    "super",
-    "lambda_expression",
-    "method_reference",
-    "class_literal",
-];
-
-/// Parents under which an `identifier` is a simple name used as a value (not a field's or a
-/// method's name after a dot).
-const VALUE_PARENTS: &[&str] = &[
-    "binary_expression",
-    "unary_expression",
-    "parenthesized_expression",
-    "ternary_expression",
-    "cast_expression",
-];
-
 impl BlockCompletion {
     /// `src` is the file with the block's statement moved into `method`, `range` the location
     /// inside that method's body.
@@ -62,11 +37,14 @@ impl BlockCompletion {
         }
     }
 
-    /// A compile error javac gives `patch` in the block whatever the rest of the file: a
-    /// `return` of the patch's own (JLS 8.6 and 8.7: an error anywhere in an initialiser), as
-    /// its byte offset in the patch and javac's message. `None` when there is none or the block
-    /// does not parse with the patch.
-    pub fn certain_error(&self, patch: &str) -> Option<(usize, &'static str)> {
+    /// A compile error javac gives `patch` in the block whatever the rest of the file, where
+    /// javac reports it and its message: a `return` of the patch's own (JLS 8.6 and 8.7: an
+    /// error anywhere in an initialiser), at its byte offset in the patch, or a last statement
+    /// that surely cannot complete normally ([`never_completes`]), at the block's opening line.
+    /// `None` when there is none or the block does not parse with the patch. Only for a
+    /// location planned on the whole block (`weave::in_place`), whose last statement is the
+    /// block's.
+    pub fn certain_error(&self, patch: &str) -> Option<(ErrorAt, &'static str)> {
         self.method.as_ref()?.certain_error(patch)
     }
 
@@ -130,14 +108,20 @@ impl Method {
         (format!("{head}{patch}\n{} }}", self.after), at)
     }
 
-    fn certain_error(&self, patch: &str) -> Option<(usize, &'static str)> {
+    fn certain_error(&self, patch: &str) -> Option<(ErrorAt, &'static str)> {
         let (text, at) = self.text(patch);
         let tree = super::parser().parse(&text, None)?;
         let body = body_of(&tree).filter(|b| !b.has_error())?;
-        let r = returns(body)?;
-        (at..at + patch.len())
-            .contains(&r.start_byte())
-            .then(|| (r.start_byte() - at, "return outside method"))
+        if let Some(r) = returns(body).filter(|r| (at..at + patch.len()).contains(&r.start_byte()))
+        {
+            return Some((ErrorAt::Patch(r.start_byte() - at), "return outside method"));
+        }
+        // The original block completes: it is the patch that makes it not.
+        let last = statements(body).pop()?;
+        never_completes(last).then_some((
+            ErrorAt::Block,
+            "initializer must be able to complete normally",
+        ))
     }
 
     fn check(&self, patch: &str) -> Option<String> {
@@ -179,6 +163,15 @@ fn body_of(tree: &tree_sitter::Tree) -> Option<Node<'_>> {
     class_body.named_child(0)?.child_by_field_name("body")
 }
 
+/// Where javac reports a certain error.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ErrorAt {
+    /// At this byte offset in the patch.
+    Patch(usize),
+    /// At the initialiser block's opening brace.
+    Block,
+}
+
 /// A `return` of the statement's own (not of a lambda or of a class, interface, enum or
 /// annotation type declared in it, whose methods may return).
 fn returns(n: Node) -> Option<Node> {
@@ -198,361 +191,6 @@ fn returns(n: Node) -> Option<Node> {
     let mut c = n.walk();
     let children: Vec<Node> = n.named_children(&mut c).collect();
     children.into_iter().find_map(returns)
-}
-
-fn is_final(src: &str, declaration: Node) -> bool {
-    let mut c = declaration.walk();
-    let found = declaration
-        .children(&mut c)
-        .filter(|k| k.kind() == "modifiers")
-        .any(|m| super::text(src, m).split_whitespace().any(|w| w == "final"));
-    found
-}
-
-/// How a simple name is bound where it is read.
-#[derive(Debug, PartialEq, Eq)]
-enum Binding {
-    /// A local or field that cannot be a constant variable.
-    NonConstant,
-    /// A `final` local, or a name this file does not show: it may be a constant variable.
-    Unknown,
-}
-
-struct Flow<'a> {
-    src: &'a str,
-    fields: &'a BTreeSet<String>,
-}
-
-impl Flow<'_> {
-    fn word(&self, n: Node) -> &str {
-        super::text(self.src, n)
-            .split(|c: char| !c.is_alphanumeric())
-            .next()
-            .unwrap_or_default()
-    }
-
-    /// The label a labelled statement declares, or a `break` names.
-    fn label(&self, n: Node) -> Option<&str> {
-        let mut c = n.walk();
-        let found = n
-            .named_children(&mut c)
-            .find(|k| k.kind() == "identifier")
-            .map(|k| super::text(self.src, k));
-        found
-    }
-
-    /// JLS 14.22, every statement taken as reachable: `true` only where the statement surely can
-    /// complete normally.
-    fn completes(&self, n: Node) -> bool {
-        let field = |name: &str| n.child_by_field_name(name);
-        match n.kind() {
-            "block" => statements(n).into_iter().all(|s| self.completes(s)),
-            "expression_statement"
-            | "local_variable_declaration"
-            | "assert_statement"
-            | "enhanced_for_statement"
-            | "class_declaration"
-            | "record_declaration"
-            | "interface_declaration"
-            | "enum_declaration" => true,
-            "if_statement" => match field("alternative") {
-                None => true,
-                Some(e) => {
-                    field("consequence").is_some_and(|t| self.completes(t)) || self.completes(e)
-                }
-            },
-            "while_statement" => {
-                field("condition").is_some_and(|c| self.not_constant_true(c))
-                    || field("body").is_some_and(|b| self.breaks_out(b, None))
-            }
-            "do_statement" => {
-                (field("body").is_some_and(|b| self.completes(b))
-                    && field("condition").is_some_and(|c| self.not_constant_true(c)))
-                    || field("body").is_some_and(|b| self.breaks_out(b, None))
-            }
-            "for_statement" => {
-                field("condition").is_some_and(|c| self.not_constant_true(c))
-                    || field("body").is_some_and(|b| self.breaks_out(b, None))
-            }
-            "labeled_statement" => {
-                let label = self.label(n);
-                let mut c = n.walk();
-                let inner = n.named_children(&mut c).last();
-                match (label, inner) {
-                    (Some(l), Some(s)) => self.completes(s) || self.breaks_out(s, Some(l)),
-                    _ => false,
-                }
-            }
-            "synchronized_statement" => field("body").is_some_and(|b| self.completes(b)),
-            "try_statement" | "try_with_resources_statement" => {
-                let mut c = n.walk();
-                let parts: Vec<Node> = n.named_children(&mut c).collect();
-                let catches = parts.iter().filter(|k| k.kind() == "catch_clause");
-                let finally = parts.iter().find(|k| k.kind() == "finally_clause");
-                (field("body").is_some_and(|b| self.completes(b))
-                    || catches
-                        .filter_map(|k| k.child_by_field_name("body"))
-                        .any(|b| self.completes(b)))
-                    && finally.is_none_or(|f| self.finally_completes(*f))
-            }
-            "switch_expression" => self.switch_completes(n),
-            _ => false,
-        }
-    }
-
-    fn finally_completes(&self, finally: Node) -> bool {
-        let mut c = finally.walk();
-        let found = finally
-            .named_children(&mut c)
-            .find(|k| k.kind() == "block")
-            .is_some_and(|b| self.completes(b));
-        found
-    }
-
-    /// A switch statement (JLS 14.22): one that is not enhanced and has no `default`, one a
-    /// `break` exits, one whose last group completes (or ends in labels), one with a rule that
-    /// is an expression or a block that completes.
-    fn switch_completes(&self, n: Node) -> bool {
-        let Some(block) = n.child_by_field_name("body") else {
-            return false;
-        };
-        let mut c = block.walk();
-        let parts: Vec<Node> = block.named_children(&mut c).collect();
-        let labels: Vec<Node> = parts
-            .iter()
-            .flat_map(|p| {
-                let mut c = p.walk();
-                p.named_children(&mut c)
-                    .filter(|k| k.kind() == "switch_label")
-                    .collect::<Vec<_>>()
-            })
-            .collect();
-        let plain_case = |l: &Node| {
-            let t = super::text(self.src, *l);
-            let mut c = l.walk();
-            let patterned = l
-                .named_children(&mut c)
-                .any(|k| k.kind().contains("pattern") || k.kind() == "null_literal");
-            // A qualified constant may be an enum's under a selector of another type (Java 21),
-            // which makes the switch enhanced.
-            t.starts_with("case") && !patterned && !t.contains("default") && !t.contains('.')
-        };
-        if !labels.is_empty() && labels.iter().all(plain_case) {
-            return true;
-        }
-        if self.breaks_out(block, None) {
-            return true;
-        }
-        let rule_completes = |r: &Node| {
-            let mut c = r.walk();
-            let body = r
-                .named_children(&mut c)
-                .filter(|k| k.kind() != "switch_label")
-                .last();
-            body.is_some_and(|b| {
-                b.kind() == "expression_statement" || (b.kind() == "block" && self.completes(b))
-            })
-        };
-        match parts.last() {
-            Some(last) if last.kind() == "switch_block_statement_group" => {
-                let mut c = last.walk();
-                let stmts: Vec<Node> = last
-                    .named_children(&mut c)
-                    .filter(|k| k.kind() != "switch_label" && !k.kind().ends_with("comment"))
-                    .collect();
-                stmts.into_iter().all(|s| self.completes(s))
-            }
-            _ => parts
-                .iter()
-                .filter(|p| p.kind() == "switch_rule")
-                .any(rule_completes),
-        }
-    }
-
-    /// A `break` inside `n` whose target is the statement holding `n`: with `label`, a
-    /// `break label`; without, an unlabelled `break` not inside a nested loop or switch. Never
-    /// inside a lambda or a class body (another method), nor inside a `try` whose `finally`
-    /// cannot complete normally (that `break` does not exit).
-    fn breaks_out(&self, n: Node, label: Option<&str>) -> bool {
-        match n.kind() {
-            "break_statement" => return self.label(n) == label,
-            "lambda_expression" | "class_body" => return false,
-            "while_statement"
-            | "do_statement"
-            | "for_statement"
-            | "enhanced_for_statement"
-            | "switch_expression"
-                if label.is_none() =>
-            {
-                return false;
-            }
-            "try_statement" | "try_with_resources_statement" => {
-                let mut c = n.walk();
-                let finally = n
-                    .named_children(&mut c)
-                    .find(|k| k.kind() == "finally_clause");
-                if finally.is_some_and(|f| !self.finally_completes(f)) {
-                    return false;
-                }
-            }
-            _ => {}
-        }
-        let mut c = n.walk();
-        let children: Vec<Node> = n.named_children(&mut c).collect();
-        children.into_iter().any(|k| self.breaks_out(k, label))
-    }
-
-    /// A loop condition that is not a constant expression of value `true` (JLS 14.22): one that
-    /// is never constant, or the literal `false` (a `while` or `for` on it has an unreachable
-    /// body, an error in the method too).
-    fn not_constant_true(&self, cond: Node) -> bool {
-        let mut e = cond;
-        while e.kind() == "parenthesized_expression" {
-            match e.named_child(0) {
-                Some(inner) => e = inner,
-                None => return false,
-            }
-        }
-        e.kind() == "false" || self.never_constant(cond)
-    }
-
-    /// Whether `expr` is surely not a constant expression (so not one with value `true`): it
-    /// holds a kind of expression that never is, or a simple name bound to a local or field
-    /// that is not `final`.
-    fn never_constant(&self, expr: Node) -> bool {
-        if NEVER_CONSTANT.contains(&expr.kind()) {
-            return true;
-        }
-        if expr.kind() == "identifier" {
-            let as_value = expr.parent().is_some_and(|p| {
-                VALUE_PARENTS.contains(&p.kind()) || p.kind().ends_with("_statement")
-                // the condition of a `for`
-            });
-            if as_value && self.binding(expr) == Binding::NonConstant {
-                return true;
-            }
-        }
-        let mut c = expr.walk();
-        let children: Vec<Node> = expr.named_children(&mut c).collect();
-        children.into_iter().any(|k| self.never_constant(k))
-    }
-
-    /// The binding of the simple name `id`: the local declared before it in an enclosing block
-    /// or `for`, or the resource, catch parameter or enhanced-for variable around it (a local
-    /// cannot be hidden by another), else a field of the class.
-    fn binding(&self, id: Node) -> Binding {
-        let name = super::text(self.src, id);
-        let declares = |d: Node| {
-            let mut c = d.walk();
-            let found = d.children_by_field_name("declarator", &mut c).any(|v| {
-                v.child_by_field_name("name")
-                    .is_some_and(|k| super::text(self.src, k) == name)
-            });
-            found
-        };
-        let local = |d: Node| {
-            if is_final(self.src, d) {
-                Binding::Unknown
-            } else {
-                Binding::NonConstant
-            }
-        };
-        let mut child = id;
-        while let Some(up) = child.parent() {
-            match up.kind() {
-                "block" | "switch_block_statement_group" | "switch_block" => {
-                    // A switch block is one scope: its earlier groups' locals are seen too.
-                    let mut c = up.walk();
-                    let before: Vec<Node> = up
-                        .named_children(&mut c)
-                        .take_while(|k| k.id() != child.id())
-                        .flat_map(|k| {
-                            let mut c = k.walk();
-                            match k.kind() {
-                                "switch_block_statement_group" => {
-                                    k.named_children(&mut c).collect()
-                                }
-                                _ => vec![k],
-                            }
-                        })
-                        .collect();
-                    if let Some(d) = before
-                        .into_iter()
-                        .find(|k| k.kind() == "local_variable_declaration" && declares(*k))
-                    {
-                        return local(d);
-                    }
-                }
-                "for_statement" => {
-                    let mut c = up.walk();
-                    let init: Vec<Node> = up.children_by_field_name("init", &mut c).collect();
-                    if let Some(d) = init
-                        .into_iter()
-                        .find(|k| k.kind() == "local_variable_declaration" && declares(*k))
-                    {
-                        return local(d);
-                    }
-                }
-                // Their variables have no constant initialiser: an enhanced `for`'s (in its
-                // body), a catch parameter, a resource (never a primitive or a `String`).
-                "enhanced_for_statement" => {
-                    let in_body = up
-                        .child_by_field_name("body")
-                        .is_some_and(|b| b.id() == child.id());
-                    if in_body
-                        && up
-                            .child_by_field_name("name")
-                            .is_some_and(|k| super::text(self.src, k) == name)
-                    {
-                        return Binding::NonConstant;
-                    }
-                }
-                "catch_clause" => {
-                    let mut c = up.walk();
-                    let parameter = up
-                        .named_children(&mut c)
-                        .find(|k| k.kind() == "catch_formal_parameter");
-                    if parameter
-                        .and_then(|p| p.child_by_field_name("name"))
-                        .is_some_and(|k| super::text(self.src, k) == name)
-                    {
-                        return Binding::NonConstant;
-                    }
-                }
-                "try_with_resources_statement" => {
-                    let Some(spec) = up.child_by_field_name("resources") else {
-                        break;
-                    };
-                    let mut c = spec.walk();
-                    let resources: Vec<Node> = spec.named_children(&mut c).collect();
-                    if resources.iter().any(|r| {
-                        r.child_by_field_name("name")
-                            .is_some_and(|k| super::text(self.src, k) == name)
-                    }) {
-                        return Binding::NonConstant;
-                    }
-                }
-                "lambda_expression" | "class_body" | "method_declaration" => break,
-                _ => {}
-            }
-            child = up;
-        }
-        if self.fields.contains(name) {
-            Binding::NonConstant
-        } else {
-            Binding::Unknown
-        }
-    }
-}
-
-/// The statements of a block, comments left out.
-fn statements(block: Node) -> Vec<Node> {
-    let mut c = block.walk();
-    let found = block
-        .named_children(&mut c)
-        .filter(|k| !k.kind().ends_with("comment"))
-        .collect();
-    found
 }
 
 #[cfg(test)]

@@ -190,7 +190,7 @@ fn a_return_of_the_patch_s_own_is_a_certain_error() {
     let c = h.completion().unwrap();
     assert_eq!(
         c.certain_error("n = 1;\nif (n > 0) return;"),
-        Some((18, "return outside method"))
+        Some((ErrorAt::Patch(18), "return outside method"))
     );
     for patch in [
         "n = 1;",
@@ -204,4 +204,46 @@ fn a_return_of_the_patch_s_own_is_a_certain_error() {
     ] {
         assert_eq!(c.certain_error(patch), None, "{patch}");
     }
+}
+
+#[test]
+fn a_block_whose_last_statement_surely_cannot_complete_is_a_certain_error() {
+    let src = "class T {\n    static int n;\n    static {\n        n = 0;\n        while (true) {\n            n++;\n            if (n > 3) break;\n        }\n    }\n}\n";
+    let start = src.find("if (n > 3) break;").unwrap();
+    let (h, _) = in_place::in_place(src, start..start + 17).unwrap();
+    let c = h.completion().unwrap();
+    let never = Some((
+        ErrorAt::Block,
+        "initializer must be able to complete normally",
+    ));
+    for patch in [
+        "n += 0;",
+        "if (n > 3) throw new IllegalStateException();",
+        "if (n > 3) { continue; }",
+    ] {
+        assert_eq!(c.certain_error(patch), never, "{patch}");
+    }
+    for patch in [
+        "if (n > 3) break;",
+        // A `break` anywhere in the loop (here the switch's): left to the conservative check.
+        "switch (n) { case 4: break; }",
+        "if ((n > 3)) { break; }",
+    ] {
+        assert_eq!(c.certain_error(patch), None, "{patch}");
+    }
+    // The last statement a `throw`; one before the last is left to javac (`unreachable`).
+    let start = src.find("n = 0;").unwrap();
+    let (h, _) = in_place::in_place(src, start..start + 6).unwrap();
+    let c = h.completion().unwrap();
+    assert_eq!(c.certain_error("throw new Error();"), None);
+    let src = "class T {\n    int n;\n    {\n        n = 0;\n        n++;\n    }\n}\n";
+    let start = src.find("n++;").unwrap();
+    let (h, _) = in_place::in_place(src, start..start + 4).unwrap();
+    let c = h.completion().unwrap();
+    assert_eq!(c.certain_error("throw new Error();"), never);
+    assert_eq!(
+        c.certain_error("if (n > 0) throw new Error(); else throw new Error();"),
+        never
+    );
+    assert_eq!(c.certain_error("if (n > 0) throw new Error();"), None);
 }
