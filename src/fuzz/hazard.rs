@@ -5,7 +5,7 @@
 //! comments in the patch (blanked by the weave), and writes to locals after the statement
 //! (dead or not, which dependency-based equivalence tells apart), and arguments of calls
 //! rewritten to the same value, to a value of a wider type, or to a division by zero (value holes,
-//! `weave::value`).
+//! `weave::value`), and the slips a careless tool makes that javac's parser rejects.
 
 use super::spot::{is_integral, is_numeric, Member, Mutant, Spot};
 
@@ -304,6 +304,27 @@ fn comments(s: &Spot, out: &mut Vec<Mutant>) {
     push("// removed".into());
 }
 
+/// What a careless repair tool writes and javac's parser rejects wherever it stands
+/// (`weave::syntax` decides it `C` without a compile): the statement without its last `;`, and
+/// an integer literal made 2147483648 (an error unless negated) beside the two that compile,
+/// `(-2147483648)` and 2147483647.
+fn slips(s: &Spot, out: &mut Vec<Mutant>) {
+    let orig = s.orig();
+    let mut push = |text: String| out.push(Mutant { text, op: "slip" });
+    if let Some(bare) = orig.trim_end().strip_suffix(';') {
+        push(bare.to_string());
+    }
+    let literal = s
+        .nodes()
+        .into_iter()
+        .find(|n| n.kind() == "decimal_integer_literal" && !s.text(*n).ends_with(['l', 'L']));
+    if let Some(n) = literal {
+        for lit in ["2147483648", "(-2147483648)", "2147483647"] {
+            push(s.replace(n.byte_range(), lit));
+        }
+    }
+}
+
 /// Writes to a local after the statement (or before it): where nothing reads the local again
 /// the change is dead and the tree leaves it out of the key (`weave::scope::read_after`); where
 /// something does (later code, the loop's next visit, the patch's own text there) it must not.
@@ -443,5 +464,6 @@ pub fn hazards(s: &Spot) -> Vec<Mutant> {
     calls(s, &mut out);
     comments(s, &mut out);
     dead_writes(s, &mut out);
+    slips(s, &mut out);
     out
 }

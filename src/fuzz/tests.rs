@@ -165,6 +165,20 @@ fn shadowed_fields_are_written_through_the_class_name() {
 }
 
 #[test]
+fn slips_drop_the_semicolon_and_push_a_literal_past_int() {
+    let (all, _) = at("Limits.max = max - 1;", 1, 10);
+    assert_eq!(
+        texts(&all, "slip"),
+        [
+            "Limits.max = max - 1",
+            "Limits.max = max - 2147483648;",
+            "Limits.max = max - (-2147483648);",
+            "Limits.max = max - 2147483647;",
+        ]
+    );
+}
+
+#[test]
 fn identity_and_call_operators() {
     let (all, _) = at("last = v;", 1, 10);
     let id = texts(&all, "identity");
