@@ -65,25 +65,25 @@ impl Technique for Schemata {
                             .map(|i| !members.contains(&i) && !in_wide(i))
                             .collect();
                         v.extra.value_holes = members.len() as u64;
-                        woven(&mut v, ctx, worker, id, set, Part::of(&plan, keep));
+                        woven(&mut v, ctx, worker, id, set, Part::of(&plan, set, keep));
                         let keep = keep_only(set.patches.len(), &members);
-                        woven(&mut v, ctx, worker, id, set, Part::holes(&holes, keep));
+                        woven(&mut v, ctx, worker, id, set, Part::holes(&holes, set, keep));
                     }
                     None => {
                         let keep = (0..set.patches.len()).map(|i| !in_wide(i)).collect();
-                        woven(&mut v, ctx, worker, id, set, Part::of(&plan, keep));
+                        woven(&mut v, ctx, worker, id, set, Part::of(&plan, set, keep));
                     }
                 }
                 if let Some(mut w) = wide {
                     if whole {
                         w.members = (0..set.patches.len()).collect();
                     }
-                    w.weave(&mut v, ctx, worker, id);
+                    w.weave(&mut v, ctx, worker, id, set);
                 }
                 "schemata"
             }
             Planned::Wide(w) => {
-                w.weave(&mut v, ctx, worker, id);
+                w.weave(&mut v, ctx, worker, id, set);
                 "schemata"
             }
             Planned::Fallback => "fallback",
@@ -203,6 +203,8 @@ fn decide_certain(v: &mut SetValidation, i: usize, error: String) {
 /// One plan woven for some of a set's patches (`keep`); the others are another part's.
 struct Part<'a> {
     plan: &'a weave::Plan,
+    /// The set as given (a widened plan's set holds longer patches), for `weave::syntax`.
+    origin: &'a PatchSet,
     keep: Vec<bool>,
     /// A value hole's plan: its compile errors are not the patches' (the statement around the
     /// hole is rewritten), so a patch whose hole does not compile is compiled on its own.
@@ -210,17 +212,19 @@ struct Part<'a> {
 }
 
 impl<'a> Part<'a> {
-    fn of(plan: &'a weave::Plan, keep: Vec<bool>) -> Part<'a> {
+    fn of(plan: &'a weave::Plan, origin: &'a PatchSet, keep: Vec<bool>) -> Part<'a> {
         Part {
             plan,
+            origin,
             keep,
             holes: false,
         }
     }
 
-    fn holes(plan: &'a weave::Plan, keep: Vec<bool>) -> Part<'a> {
+    fn holes(plan: &'a weave::Plan, origin: &'a PatchSet, keep: Vec<bool>) -> Part<'a> {
         Part {
             plan,
+            origin,
             keep,
             holes: true,
         }
@@ -234,6 +238,7 @@ impl Wide {
         ctx: &RunContext,
         worker: &mut Worker,
         worker_id: usize,
+        origin: &PatchSet,
     ) {
         v.extra.widened += self
             .members
@@ -247,7 +252,7 @@ impl Wide {
             worker,
             worker_id,
             &self.set,
-            Part::of(&self.plan, keep),
+            Part::of(&self.plan, origin, keep),
         );
     }
 }
@@ -310,7 +315,7 @@ fn woven(
     part: Part,
 ) {
     let plan = part.plan;
-    let src = set.original_text();
+    let src = part.origin.original_text();
     let parsed = std::cell::OnceCell::new();
     for (i, why) in plan.excluded.iter().enumerate() {
         if let (Some(why), true) = (why, part.keep[i]) {
@@ -318,7 +323,7 @@ fn woven(
             let certain = plan.certain[i].clone().or_else(|| {
                 parsed
                     .get_or_init(|| weave::syntax::Parsed::new(&src))
-                    .certain_error(set.unpatched_range(), &set.patches[i])
+                    .certain_error(part.origin.unpatched_range(), &part.origin.patches[i])
             });
             match certain {
                 Some(error) => decide_certain(v, i, error),
@@ -345,7 +350,7 @@ fn woven(
                     // javac's own error for the patch where its parser surely gives one.
                     let certain = parsed
                         .get_or_init(|| weave::syntax::Parsed::new(&src))
-                        .certain_error(set.unpatched_range(), &set.patches[i]);
+                        .certain_error(part.origin.unpatched_range(), &part.origin.patches[i]);
                     match certain {
                         Some(error) => {
                             s.compile_errors.insert(i, error);

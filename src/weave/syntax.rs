@@ -123,13 +123,14 @@ const STATEMENT_EXPRESSIONS: &[&str] = &[
 
 /// javac's `';' expected` when `patch` in place of the whole statements `range` of `src` lacks
 /// only the `;` of its last statement and the file's next token after the location is one no
-/// expression can take next: `}`, a word (an identifier or keyword) or a literal, which a
-/// statement's end never continues. Only where that holds of the patch's text: the patch with
-/// `;` added parses cleanly as statements, the last is an expression statement of a statement
-/// expression, a local variable declaration, or a `return` or `throw` of a value (a bare
-/// `return`, `break` or `else` takes the next statement's words; the header of an `if` or `for`
-/// the next statement), and its last token closes no parenthesised expression (`(T)` before a
-/// word is a cast) nor an `instanceof` type (a word after it is a pattern's binding).
+/// statement's end can take next: `}`, a word (an identifier or keyword) or a literal. Only
+/// where that holds of the patch's text: the patch with `;` added parses cleanly as statements;
+/// the statement that `;` ends (the innermost: `if (c) x = 1` ends `x = 1`) is an expression
+/// statement of a statement expression, a local variable declaration, a `break`, a `continue`,
+/// or a `return` or `throw` of a value (a bare `return` takes the next statement's words as its
+/// value, `return x = 1;`; an `if` or loop header, an `else`, the next statement as its body);
+/// and its last token closes no parenthesised expression (`(T)` before a word is a cast) nor an
+/// `instanceof` type (a word after it binds a pattern).
 fn unterminated(src: &str, root: Node, range: Range<usize>, patch: &str) -> Option<String> {
     // The location is whole statements: one beginning where it begins, one ending where it ends,
     // with one parent.
@@ -178,25 +179,24 @@ fn unterminated(src: &str, root: Node, range: Range<usize>, patch: &str) -> Opti
     if stmt.end_byte() != end + 1 {
         return None;
     }
-    let ends_a_statement = match stmt.kind() {
-        "expression_statement" => STATEMENT_EXPRESSIONS.contains(&stmt.named_child(0)?.kind()),
-        "local_variable_declaration" => true,
-        "return_statement" | "throw_statement" => stmt.named_child(0).is_some(),
+    // The statement the added `;` ends (the innermost: `if (c) x = 1` ends `x = 1`).
+    let semicolon = tree.root_node().descendant_for_byte_range(end, end + 1)?;
+    let ended = semicolon.parent().filter(|_| semicolon.kind() == ";")?;
+    let ends_a_statement = match ended.kind() {
+        "expression_statement" => STATEMENT_EXPRESSIONS.contains(&ended.named_child(0)?.kind()),
+        "local_variable_declaration" | "break_statement" | "continue_statement" => true,
+        "return_statement" | "throw_statement" => ended.named_child(0).is_some(),
         _ => false,
     };
     let token = tree.root_node().descendant_for_byte_range(end - 1, end)?;
-    let enclosing = |kinds: &[&str]| {
-        std::iter::successors(Some(token), |n| n.parent())
-            .take_while(|n| n.end_byte() == end)
-            .any(|n| kinds.contains(&n.kind()))
-    };
-    if !ends_a_statement
-        || enclosing(&[
-            "parenthesized_expression",
-            "cast_expression",
-            "instanceof_expression",
-        ])
-    {
+    let closes_parentheses = token.kind() == ")"
+        && token
+            .parent()
+            .is_some_and(|p| p.kind() == "parenthesized_expression");
+    let ends_instanceof = std::iter::successors(Some(token), |n| n.parent())
+        .take_while(|n| n.end_byte() == end)
+        .any(|n| n.kind() == "instanceof_expression");
+    if !ends_a_statement || closes_parentheses || ends_instanceof {
         return None;
     }
     let line = src[..range.start].matches('\n').count() + body.matches('\n').count() + 1;
@@ -350,6 +350,11 @@ mod tests {
             ("return cost;", "return cost", 8),
             ("return cost;", "throw new IllegalStateException()", 8),
             ("cost++;", "cost += 2", 7),
+            // The innermost statement ends where the patch does; a cast ends with its operand.
+            ("cost = units * 3;", "if (units > 0) cost = 1", 5),
+            ("cost = units * 3;", "cost = (int) (long) units", 5),
+            ("mark();", "while (cost > 0) cost--", 6),
+            ("mark();", "break", 6),
         ] {
             assert_eq!(
                 rule(CODE, in_code(location), patch),
@@ -370,7 +375,9 @@ mod tests {
             // Not a statement expression (`units x = …` would declare), a bare `return`, a header.
             ("cost = units * 3;", "units"),
             ("return cost;", "return"),
-            ("cost = units * 3;", "if (units > 0) mark()"),
+            ("mark();", "if (cost > 0)"),
+            ("mark();", "if (cost > 0) mark(); else"),
+            ("cost = units * 3;", "cost = (int) (units)"),
             // Complete already, or not one statement short of it.
             ("cost = units * 3;", "cost = units * 3; // kept"),
             ("cost = units * 3;", "cost = units *"),
