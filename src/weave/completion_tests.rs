@@ -220,14 +220,19 @@ fn a_block_whose_last_statement_surely_cannot_complete_is_a_certain_error() {
         "n += 0;",
         "if (n > 3) throw new IllegalStateException();",
         "if (n > 3) { continue; }",
+        // A `break` of a nested switch or loop, or in a lambda, does not exit the loop.
+        "switch (n) { case 4: break; }",
+        "for (int i = 0; i < n; i++) { if (i > 3) break; }",
+        "Runnable r = () -> { while (n > 0) { break; } };",
     ] {
         assert_eq!(c.certain_error(patch), never, "{patch}");
     }
     for patch in [
         "if (n > 3) break;",
-        // A `break` anywhere in the loop (here the switch's): left to the conservative check.
-        "switch (n) { case 4: break; }",
         "if ((n > 3)) { break; }",
+        // A labelled `break` may name the loop (or an outer statement): left to the check.
+        "inner: for (;;) { if (n > 3) break inner; }",
+        "{ if (n > 3) { break; } }",
     ] {
         assert_eq!(c.certain_error(patch), None, "{patch}");
     }

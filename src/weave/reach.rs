@@ -32,10 +32,10 @@ const VALUE_PARENTS: &[&str] = &[
 ];
 
 /// JLS 14.22 the other way round: `true` only where statement `n` surely cannot complete
-/// normally: a `throw`; a `while`, `do` or `for` on the literal `true` (or none) with no
-/// `break` anywhere in its body; a block whose last statement cannot; an `if` whose two
-/// branches cannot; a labelled or `synchronized` statement around one that cannot (with no
-/// `break` inside).
+/// normally: a `throw`; a `while`, `do` or `for` on the literal `true` (or none) with no `break`
+/// in its body that may exit it ([`may_break`]); a block whose last statement cannot; an `if`
+/// whose two branches cannot; a labelled or `synchronized` statement around one that cannot
+/// (with no `break` inside at all).
 pub(super) fn never_completes(n: Node) -> bool {
     let field = |name: &str| n.child_by_field_name(name);
     let literal_true = |c: Option<Node>| {
@@ -45,7 +45,7 @@ pub(super) fn never_completes(n: Node) -> bool {
         }
         e.is_some_and(|e| e.kind() == "true")
     };
-    let no_break = |b: Option<Node>| b.is_some_and(|b| !has_break(b));
+    let no_break = |b: Option<Node>| b.is_some_and(|b| !may_break(b, false));
     match n.kind() {
         "throw_statement" => true,
         "while_statement" | "do_statement" => {
@@ -64,6 +64,30 @@ pub(super) fn never_completes(n: Node) -> bool {
             !has_break(n) && statements(n).pop().is_some_and(never_completes)
         }
         _ => false,
+    }
+}
+
+/// Whether a `break` inside `n`, the body of a loop, may exit that loop: a labelled one
+/// anywhere (its label may be the loop's or an outer one), an unlabelled one outside the loops
+/// and switches nested in `n` (`nested`: inside one). Never one in a lambda or a class body.
+fn may_break(n: Node, nested: bool) -> bool {
+    let nested = nested
+        || matches!(
+            n.kind(),
+            "while_statement"
+                | "do_statement"
+                | "for_statement"
+                | "enhanced_for_statement"
+                | "switch_expression"
+        );
+    match n.kind() {
+        "break_statement" => !nested || n.named_child_count() > 0,
+        "lambda_expression" | "class_body" => false,
+        _ => {
+            let mut c = n.walk();
+            let children: Vec<Node> = n.named_children(&mut c).collect();
+            children.into_iter().any(|k| may_break(k, nested))
+        }
     }
 }
 
