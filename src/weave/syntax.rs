@@ -121,8 +121,9 @@ const STATEMENT_EXPRESSIONS: &[&str] = &[
     "object_creation_expression",
 ];
 
-/// javac's `';' expected` when `patch` in place of the whole statements `range` of `src` lacks
-/// only the `;` of its last statement and the file's next token after the location is one no
+/// javac's `';' expected` when `patch` in place of the whole statements `range` of `src` (or
+/// whole members of a class body, the last a field's declaration) lacks only the `;` of its last
+/// statement and the file's next token after the location is one no
 /// statement's end can take next: `}`, a word (an identifier or keyword) or a literal. Only
 /// where that holds of the patch's text: the patch with `;` added parses cleanly as statements;
 /// the statement that `;` ends (the innermost: `if (c) x = 1` ends `x = 1`) is an expression
@@ -132,45 +133,63 @@ const STATEMENT_EXPRESSIONS: &[&str] = &[
 /// and its last token closes no parenthesised expression (`(T)` before a word is a cast) nor an
 /// `instanceof` type (a word after it binds a pattern).
 fn unterminated(src: &str, root: Node, range: Range<usize>, patch: &str) -> Option<String> {
-    // The location is whole statements: one beginning where it begins, one ending where it ends,
-    // with one parent.
-    let statement = |at: usize, edge: usize, start: bool| {
+    // The location is whole statements, or whole members of a class body: one beginning where
+    // it begins, one ending where it ends, with one parent.
+    let whole = |at: usize, edge: usize, start: bool, fits: &dyn Fn(Node) -> bool| {
         let mut n = root.descendant_for_byte_range(at, at)?;
         loop {
             let e = if start { n.start_byte() } else { n.end_byte() };
-            if e == edge && is_statement(n) {
+            if e == edge && fits(n) {
                 return Some(n);
             }
             n = n.parent()?;
         }
     };
-    let first = statement(range.start, range.start, true)?;
-    let last = statement(range.end.checked_sub(1)?, range.end, false)?;
-    if first.parent()?.id() != last.parent()?.id() {
-        return None;
-    }
+    let span = |fits: &dyn Fn(Node) -> bool| {
+        let first = whole(range.start, range.start, true, fits)?;
+        let last = whole(range.end.checked_sub(1)?, range.end, false, fits)?;
+        (first.parent()?.id() == last.parent()?.id()).then_some(())
+    };
+    let member = |n: Node| {
+        n.parent()
+            .is_some_and(|p| MEMBER_BODIES.contains(&p.kind()))
+    };
+    let members = match (span(&is_statement), span(&member)) {
+        (Some(()), _) => false,
+        (None, Some(())) => true,
+        (None, None) => return None,
+    };
     // The file's next token.
     let rest = super::tokens::blank_comments(&src[range.end..])?;
     let next = rest.trim_start().chars().next()?;
     if !(next == '}' || next.is_alphanumeric() || matches!(next, '_' | '$' | '"' | '\'')) {
         return None;
     }
-    // The patch, its comments blanked, with the last statement's `;` put back.
+    // The patch, its comments blanked, with the last statement's `;` put back, as statements of
+    // a method or members of a class.
     let body = super::tokens::blank_comments(patch)?;
     let body = body.trim_end();
-    const OPEN: &str = "class __PV { void __m() {\n";
-    let wrapped = format!("{OPEN}{body};\n}} }}");
+    let open = if members {
+        "class __PV {\n"
+    } else {
+        "class __PV { void __m() {\n"
+    };
+    let close = if members { "\n}" } else { "\n} }" };
+    let wrapped = format!("{open}{body};{close}");
     let tree = super::parser().parse(&wrapped, None)?;
     if tree.root_node().has_error() {
         return None;
     }
-    let end = OPEN.len() + body.len();
-    let block = tree
+    let end = open.len() + body.len();
+    let class_body = tree
         .root_node()
         .named_child(0)?
-        .child_by_field_name("body")?
-        .named_child(0)?
         .child_by_field_name("body")?;
+    let block = if members {
+        class_body
+    } else {
+        class_body.named_child(0)?.child_by_field_name("body")?
+    };
     let mut c = block.walk();
     let stmt = block
         .named_children(&mut c)
@@ -183,6 +202,7 @@ fn unterminated(src: &str, root: Node, range: Range<usize>, patch: &str) -> Opti
     let semicolon = tree.root_node().descendant_for_byte_range(end, end + 1)?;
     let ended = semicolon.parent().filter(|_| semicolon.kind() == ";")?;
     let ends_a_statement = match ended.kind() {
+        _ if members => ended.kind() == "field_declaration",
         "expression_statement" => STATEMENT_EXPRESSIONS.contains(&ended.named_child(0)?.kind()),
         "local_variable_declaration" | "break_statement" | "continue_statement" => true,
         "return_statement" | "throw_statement" => ended.named_child(0).is_some(),
@@ -355,6 +375,10 @@ mod tests {
             ("cost = units * 3;", "cost = (int) (long) units", 5),
             ("mark();", "while (cost > 0) cost--", 6),
             ("mark();", "break", 6),
+            // A field's declaration.
+            ("int cost;", "long cost = 1L << 40", 2),
+            ("int cost;", "int cost", 2),
+            ("int cost;", "static final int[][] GRID = new int[3][]", 2),
         ] {
             assert_eq!(
                 rule(CODE, in_code(location), patch),
@@ -378,6 +402,8 @@ mod tests {
             ("mark();", "if (cost > 0)"),
             ("mark();", "if (cost > 0) mark(); else"),
             ("cost = units * 3;", "cost = (int) (units)"),
+            // A method in place of a field is no field's declaration.
+            ("int cost;", "int cost() { return 0; } void f()"),
             // Complete already, or not one statement short of it.
             ("cost = units * 3;", "cost = units * 3; // kept"),
             ("cost = units * 3;", "cost = units *"),
