@@ -1,8 +1,8 @@
 //! Patches javac's parser rejects whatever the rest of the file holds, decided `C` with its
 //! message and no compile: a statement where a class body expects a member (no class body
-//! declaration begins with `return`, JLS 8.1.6), and a statement whose `;` is missing before a
-//! token no expression can take next (JLS 14.8: `mark()` where `mark();` stood, before `}` or
-//! the next statement).
+//! declaration begins with `return`, JLS 8.1.6), a statement whose `;` is missing before a token
+//! no statement's end can take next (JLS 14.8: `mark()` where `mark();` stood, before `}` or the
+//! next statement), and an `int` literal past 32 bits (JLS 3.10.1).
 
 use std::ops::Range;
 use tree_sitter::Node;
@@ -259,7 +259,25 @@ fn too_large(src: &str, range: Range<usize>, patch: &str) -> Option<String> {
             _ => value > 0xFFFF_FFFF,
         }
     })?;
-    let at = literal.start_byte() - OPEN.len();
+    let (at, end) = (
+        literal.start_byte() - OPEN.len(),
+        literal.end_byte() - OPEN.len(),
+    );
+    // A literal at an end of the patch meets the file's text: a `-` before 2147483648 may negate
+    // it, a letter, digit or `.` after it continue it (`2147483648L`, `2147483648.5`).
+    let smallest = patch[at..end].replace('_', "") == "2147483648";
+    if smallest && patch[..at].trim().is_empty() {
+        let before = src[..range.start].trim_end().chars().last()?;
+        if !";{}(,=[?:+*<>!&|^%".contains(before) {
+            return None;
+        }
+    }
+    if patch[end..].trim().is_empty() {
+        let after = src[range.end..].chars().next()?;
+        if after.is_alphanumeric() || matches!(after, '_' | '$' | '.') {
+            return None;
+        }
+    }
     let line = src[..range.start].matches('\n').count() + patch[..at].matches('\n').count() + 1;
     Some(format!("line {line}: integer number too large"))
 }
@@ -440,5 +458,13 @@ mod tests {
         ] {
             assert_eq!(rule(CODE, at.clone(), patch), None, "{patch}");
         }
+        // The file's text meets a literal at the patch's start: a `-` before it negates it.
+        let src = "class C {\n    long f() {\n        long a = -5;\n        return a;\n    }\n}\n";
+        let start = src.find("5;").unwrap();
+        assert_eq!(rule(src, start..start + 2, "2147483648;"), None);
+        assert_eq!(
+            rule(src, start..start + 2, "2147483649;").as_deref(),
+            Some("line 3: integer number too large")
+        );
     }
 }
