@@ -64,8 +64,11 @@ struct Wrapped {
 }
 
 impl Wrapped {
+    /// The wrapper's text before the statement.
+    const OPEN: &'static str = "class __PV { void __m() {\n";
+
     fn parse(p: &mut tree_sitter::Parser, stmt: &str) -> Option<Wrapped> {
-        let text = format!("class __PV {{ void __m() {{\n{stmt}\n}} }}");
+        let text = format!("{}{stmt}\n}} }}", Self::OPEN);
         let tree = p.parse(&text, None)?;
         Some(Wrapped { text, tree })
     }

@@ -169,18 +169,19 @@ fn unterminated(src: &str, root: Node, range: Range<usize>, patch: &str) -> Opti
     // a method or members of a class.
     let body = super::tokens::blank_comments(patch)?;
     let body = body.trim_end();
-    let open = if members {
-        "class __PV {\n"
+    let added = format!("{body};");
+    let (tree, open) = if members {
+        const OPEN: &str = "class __PV {\n";
+        let tree = super::parser().parse(format!("{OPEN}{added}\n}}"), None)?;
+        (tree, OPEN.len())
     } else {
-        "class __PV { void __m() {\n"
+        let w = super::Wrapped::parse(&mut super::parser(), &added)?;
+        (w.tree, super::Wrapped::OPEN.len())
     };
-    let close = if members { "\n}" } else { "\n} }" };
-    let wrapped = format!("{open}{body};{close}");
-    let tree = super::parser().parse(&wrapped, None)?;
     if tree.root_node().has_error() {
         return None;
     }
-    let end = open.len() + body.len();
+    let end = open + body.len();
     let class_body = tree
         .root_node()
         .named_child(0)?
@@ -228,14 +229,12 @@ fn unterminated(src: &str, root: Node, range: Range<usize>, patch: &str) -> Opti
 /// operand of a unary minus; a hexadecimal, octal or binary one past 32 bits). javac's lexer
 /// and parser report it wherever the literal stands, reached or not.
 fn too_large(src: &str, range: Range<usize>, patch: &str) -> Option<String> {
-    const OPEN: &str = "class __PV { void __m() {\n";
-    let wrapped = format!("{OPEN}{patch}\n}} }}");
-    let tree = super::parser().parse(&wrapped, None)?;
+    let super::Wrapped { text, tree } = super::Wrapped::parse(&mut super::parser(), patch)?;
     if tree.root_node().has_error() {
         return None;
     }
     let literal = first(tree.root_node(), &|n: Node| {
-        let text = wrapped[n.byte_range()].replace('_', "");
+        let text = text[n.byte_range()].replace('_', "");
         let lower = text.to_ascii_lowercase();
         if lower.ends_with('l') {
             return false;
@@ -259,10 +258,8 @@ fn too_large(src: &str, range: Range<usize>, patch: &str) -> Option<String> {
             _ => value > 0xFFFF_FFFF,
         }
     })?;
-    let (at, end) = (
-        literal.start_byte() - OPEN.len(),
-        literal.end_byte() - OPEN.len(),
-    );
+    let open = super::Wrapped::OPEN.len();
+    let (at, end) = (literal.start_byte() - open, literal.end_byte() - open);
     // A literal at an end of the patch meets the file's text: a `-` before 2147483648 may negate
     // it, a letter, digit or `.` after it continue it (`2147483648L`, `2147483648.5`).
     let smallest = patch[at..end].replace('_', "") == "2147483648";
@@ -309,9 +306,14 @@ mod tests {
 
     const SRC: &str = "class A {\n    private static final int N = 1;\n    int f() {\n        return N;\n    }\n    static { int k = 0; }\n}\n";
 
-    fn at(what: &str) -> std::ops::Range<usize> {
-        let start = SRC.find(what).unwrap();
+    /// Where `what` stands in `src`.
+    fn span(src: &str, what: &str) -> std::ops::Range<usize> {
+        let start = src.find(what).unwrap();
         start..start + what.len()
+    }
+
+    fn at(what: &str) -> std::ops::Range<usize> {
+        span(SRC, what)
     }
 
     #[test]
@@ -371,8 +373,7 @@ mod tests {
     const CODE: &str = "class B {\n    int cost;\n    void mark() {}\n    int f(int units) {\n        cost = units * 3;\n        mark();\n        if (units > 0) cost++; else cost--;\n        return cost;\n    }\n    int g(int a) {\n        a = a + 1;\n        (this).mark();\n        return a;\n    }\n}\n";
 
     fn in_code(what: &str) -> std::ops::Range<usize> {
-        let start = CODE.find(what).unwrap();
-        start..start + what.len()
+        span(CODE, what)
     }
 
     #[test]
