@@ -208,13 +208,19 @@ pub fn analyse(src: &str, root: Node, range: Range<usize>) -> Result<Site, Unsup
             .named_children(&mut cur)
             .filter(|c| c.end_byte() > range.start && c.start_byte() < range.end)
             .collect();
-        let (Some(first), Some(last)) = (kids.first().copied(), kids.last().copied()) else {
-            return Err(Unsupported::NoStatement);
-        };
-        if let Some(k) = kids.iter().find(|k| !is_statement(**k)) {
+        // Comments between and around the statements go into the unit with them: they are
+        // the patches' text to replace like any other (a whole method body's patches span its
+        // comments), and no statement reads them.
+        if let Some(k) = kids.iter().find(|k| !is_statement(**k) && !is_comment(**k)) {
             return Err(Unsupported::NotStatement(k.kind().to_string()));
         }
-        (first.start_byte()..last.end_byte(), first, last)
+        let statements: Vec<Node> = kids.iter().copied().filter(|k| is_statement(*k)).collect();
+        let (Some(first), Some(last)) = (statements.first().copied(), statements.last().copied())
+        else {
+            return Err(Unsupported::NoStatement);
+        };
+        let (from, to) = (kids[0].start_byte(), kids[kids.len() - 1].end_byte());
+        (from..to, first, last)
     } else {
         let mut s = n;
         while !is_statement(s) {
@@ -241,7 +247,7 @@ pub fn analyse(src: &str, root: Node, range: Range<usize>) -> Result<Site, Unsup
     // Declarations cannot move into another method: later statements use them, unless the
     // location runs to the end of its block, where their scope ends (`weave::widen`; a switch
     // group's locals reach the later groups).
-    let ends_block = last.next_named_sibling().is_none()
+    let ends_block = next_code_sibling(last).is_none()
         && last
             .parent()
             .is_some_and(|p| matches!(p.kind(), "block" | "constructor_body"));
@@ -257,7 +263,7 @@ pub fn analyse(src: &str, root: Node, range: Range<usize>) -> Result<Site, Unsup
         .parent()
         .filter(|p| !BLOCKS.contains(&p.kind()))
         .map(|p| (p.start_byte(), p.kind().to_string()));
-    let last_in_block = last.next_named_sibling().is_none()
+    let last_in_block = next_code_sibling(last).is_none()
         && last.parent().is_some_and(|p| BLOCKS.contains(&p.kind()));
     let body_of_method = last.parent().and_then(|b| b.parent()).filter(|m| {
         m.kind() == "method_declaration"
@@ -424,6 +430,19 @@ fn read_after(
 ) -> std::collections::BTreeSet<String> {
     let from = repeats.unwrap_or(end);
     super::tokens::scan(&src[from..method_end]).read
+}
+
+fn is_comment(n: Node) -> bool {
+    matches!(n.kind(), "line_comment" | "block_comment")
+}
+
+/// The next named sibling of `n` that is not a comment.
+fn next_code_sibling(n: Node) -> Option<Node> {
+    let mut s = n.next_named_sibling();
+    while let Some(c) = s.filter(|c| is_comment(*c)) {
+        s = c.next_named_sibling();
+    }
+    s
 }
 
 fn return_type_is_value(t: &str) -> bool {

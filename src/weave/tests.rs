@@ -452,6 +452,58 @@ fn a_class_line_table_for_patches_that_shift_lines_alike() {
     let w = plan.weave(&[0, 1], false, false, 0).unwrap();
     assert_eq!(w.frames.common_delta(), None);
     assert_eq!(w.frames.plain_line(8), None);
+    // One table per shift instead, for the classes each shift's patches run in.
+    assert_eq!(w.frames.by_delta(), vec![(0, vec![0]), (1, vec![1])]);
+    let after = line_of(&w.text, "return total;");
+    let plain = line_of(CALC, "return total;");
+    assert_eq!(w.frames.plain_line_at(0, after), Some(plain));
+    assert_eq!(w.frames.plain_line_at(1, after), Some(plain + 1));
+    assert_eq!(
+        w.frames.plain_line_at(1, line_of(&w.text, "total--;")),
+        Some(site + 1)
+    );
+}
+
+#[test]
+fn comments_between_a_locations_statements_go_into_its_unit() {
+    // A whole body's patches span its comments: the location is the statements and the
+    // comments among them, woven, and javac isolates the patch that does not compile.
+    let body = "int found;\n        for (int i = 0; ; i++) {\n            if (i * i >= n) {\n                found = i;\n                break;\n            }\n        }\n        return \"r\" + found;";
+    let start = SNIPPETS.find(body).unwrap();
+    let mut src = SNIPPETS.to_string();
+    let commented = body.replacen(
+        "int found;",
+        "// the root\n        int found; /* none yet */",
+        1,
+    );
+    src.replace_range(start..start + body.len(), &commented);
+    let range = start..start + commented.len();
+    let patches = [
+        "// the root, by a loop\n        int k = 0;\n        while (k * k < n) k++;\n        return \"r\" + k;",
+        "return \"r\" + (int) Math.ceil(Math.sqrt(n)); // not quite",
+        "int k = 0;\n        return k;",
+    ]
+    .map(String::from);
+    let p = plan(&src, range, &patches).expect("plan");
+    assert!(p.excluded.iter().all(Option::is_none), "{:?}", p.excluded);
+    // It runs to the end of a method that returns a value: the stub ends abruptly.
+    assert!(p.site.ends_method);
+    let woven = p.weave(&[0, 1, 2], true, true, 0).unwrap();
+    let w = Woven {
+        text: woven.text.replace("public class Snip", "public class Calc"),
+        ..woven.clone()
+    };
+    assert_eq!(failing(&w, UnitKind::Context), vec![2], "{}", w.text);
+    // Every error javac gives lies in patch 2's context copy.
+    let lines = javac_errors(&w);
+    assert!(!lines.is_empty(), "{}", w.text);
+    for l in lines {
+        assert!(
+            w.unit_at(l).is_some_and(|u| u.patch == 2),
+            "line {l}:\n{}",
+            w.text
+        );
+    }
 }
 
 #[test]
