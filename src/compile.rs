@@ -192,6 +192,8 @@ pub fn parse_diagnostics(lines: &[String]) -> Vec<Diagnostic> {
 pub struct Schemata {
     /// The compiled weave, when any patch made it through.
     pub woven: Option<Woven>,
+    /// Its patches by the classes they run in (`finish`): one class, or one per line shift.
+    pub classes: Vec<LineClass>,
     /// Patches that do not compile, with javac's first message.
     pub compile_errors: BTreeMap<usize, String>,
     /// Patches to validate one by one, with the reason.
@@ -222,16 +224,10 @@ pub fn too_large(message: &str) -> bool {
     JVM_LIMITS.iter().any(|m| message.contains(m)) || message.contains("java.lang.OutOfMemoryError")
 }
 
-/// Gives the woven classes in `overlay` the plainly patched file's line numbers
-/// (`bytecode::lines`, `FrameMap::plain_line`) when every woven patch shifts the lines after the
-/// location alike, so that a frame's line is plain's whichever patch runs; marks the woven file's
-/// frame map rewritten when every class was.
-fn plain_lines(overlay: &Path, woven: &mut Woven) {
-    if woven.frames.common_delta().is_none() {
-        return;
-    }
+/// The class files below `dir`.
+fn class_files(dir: &Path) -> Vec<PathBuf> {
     let mut classes = Vec::new();
-    let mut dirs = vec![overlay.to_path_buf()];
+    let mut dirs = vec![dir.to_path_buf()];
     while let Some(dir) = dirs.pop() {
         let Ok(entries) = std::fs::read_dir(&dir) else {
             continue;
@@ -245,58 +241,120 @@ fn plain_lines(overlay: &Path, woven: &mut Woven) {
             }
         }
     }
-    let frames = &woven.frames;
+    classes
+}
+
+/// Writes the class files below `from` to the same place below `to` (`to` itself when `from`
+/// is), each `LineNumberTable` passed through `line` (`bytecode::lines`); whether every class
+/// was (and there was one).
+fn lines_rewritten(from: &Path, to: &Path, line: impl Fn(usize) -> Option<usize>) -> bool {
+    let classes = class_files(from);
     let all = classes.iter().all(|path| {
+        let target = to.join(path.strip_prefix(from).unwrap_or(path));
         let done = std::fs::read(path)
             .map_err(|e| e.to_string())
             .and_then(|mut bytes| {
                 crate::bytecode::lines::rewrite(&mut bytes, |_, l| {
-                    frames
-                        .plain_line(usize::from(l))
-                        .and_then(|n| u16::try_from(n).ok())
+                    line(usize::from(l)).and_then(|n| u16::try_from(n).ok())
                 })
                 .map_err(|e| e.to_string())?;
-                std::fs::write(path, bytes).map_err(|e| e.to_string())
+                target
+                    .parent()
+                    .map_or(Ok(()), std::fs::create_dir_all)
+                    .and_then(|_| std::fs::write(&target, bytes))
+                    .map_err(|e| e.to_string())
             });
         if let Err(why) = &done {
             tracing::warn!("{}: line numbers left as woven: {why}", path.display());
         }
         done.is_ok()
     });
-    woven.frames.rewritten = all && !classes.is_empty();
+    all && !classes.is_empty()
 }
 
-/// The compiled weave made ready to run: plain's line numbers in its classes where they can be;
-/// where they cannot, its inline patches go to `fallback` (alone, they see plain's lines).
+/// A group's woven patches that run in one compile's classes, and where those classes are.
+#[derive(Debug, Clone)]
+pub struct LineClass {
+    pub overlay: PathBuf,
+    pub patches: Vec<usize>,
+}
+
+/// The compiled weave made ready to run, in the classes its patches run in. Every woven patch
+/// shifting the lines after the location alike, the classes get the plainly patched files' line
+/// numbers in place (`FrameMap::plain_line`). Where they do not and a frame's line may reach an
+/// outcome (`by_delta`), each line shift gets a copy of the classes with its patched files'
+/// lines (`FrameMap::plain_line_at`) in a directory of its own beside the overlay, its patches
+/// run there: one compile, as many line tables as shifts. Elsewhere the classes keep the woven
+/// lines, failure details mapped back per patch (`FrameMap::rewrite`); an inline patch, whose
+/// own frames must carry plain's lines, goes to `fallback` when they cannot be.
 fn finish(
     setup: &CompileSetup,
     plan: &Plan,
     mut woven: Woven,
     fallback: &mut BTreeMap<usize, String>,
-) -> Woven {
-    plain_lines(&setup.overlay, &mut woven);
+    by_delta: bool,
+) -> (Woven, Vec<LineClass>) {
+    const NOT_PLAIN: &str = "its frames' lines could not be plain's";
+    let overlay = &setup.overlay;
+    if woven.frames.common_delta().is_some() {
+        let frames = &woven.frames;
+        woven.frames.rewritten = lines_rewritten(overlay, overlay, |l| frames.plain_line(l));
+    } else if by_delta {
+        let mut classes = Vec::new();
+        for (n, (delta, patches)) in woven.frames.by_delta().into_iter().enumerate() {
+            let name = format!("{}-{}", file_name(overlay), n + 1);
+            let dir = overlay.with_file_name(name);
+            let frames = &woven.frames;
+            let done = reset_dir(&dir).is_ok()
+                && lines_rewritten(overlay, &dir, |l| frames.plain_line_at(delta, l));
+            if done {
+                classes.push(LineClass {
+                    overlay: dir,
+                    patches,
+                });
+            } else {
+                fallback.extend(patches.into_iter().map(|i| (i, NOT_PLAIN.to_string())));
+            }
+        }
+        woven.frames.rewritten = true;
+        woven.patches.retain(|i| !fallback.contains_key(i));
+        return (woven, classes);
+    }
     if !woven.frames.rewritten {
         woven.patches.retain(|&i| {
             let inline = plan.inline[i].is_some();
             if inline {
-                fallback.insert(i, "its frames' lines could not be plain's".into());
+                fallback.insert(i, NOT_PLAIN.into());
             }
             !inline
         });
     }
-    woven
+    let class = LineClass {
+        overlay: overlay.clone(),
+        patches: woven.patches.clone(),
+    };
+    (woven, vec![class])
+}
+
+fn file_name(path: &Path) -> String {
+    path.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
 }
 
 /// Weaves the patches `include` of `plan` and compiles until the schemata compile cleanly
 /// (normally one or two javac calls). A weave past the JVM's limits ends it with the patches
 /// still included in [`Schemata::too_large`]. `terminal` starts with the stub that ends
-/// abruptly (an earlier group of the set needed it).
+/// abruptly (an earlier group of the set needed it). `by_delta`: a frame's line may reach an
+/// outcome, so patches of different line shifts run in classes of their own line table
+/// (`finish`).
 pub fn compile_schemata(
     worker: &mut Worker,
     setup: &CompileSetup,
     plan: &Plan,
     mut include: Vec<usize>,
     terminal: bool,
+    by_delta: bool,
 ) -> Result<Schemata, PoolError> {
     let started = Instant::now();
     let mut out = Schemata::default();
@@ -339,7 +397,8 @@ pub fn compile_schemata(
         );
         let diags = compiled.diagnostics;
         if diags.is_empty() {
-            out.woven = Some(finish(setup, plan, woven, &mut out.fallback));
+            let (woven, classes) = finish(setup, plan, woven, &mut out.fallback, by_delta);
+            (out.woven, out.classes) = (Some(woven), classes);
             break;
         }
         let mut outside = Vec::new();
@@ -375,8 +434,9 @@ pub fn compile_schemata(
             woven.patches.retain(|i| include.contains(i));
             woven.frames.deltas.retain(|(i, _)| include.contains(i));
             let inline = include.iter().any(|&i| plan.inline[i].is_some());
-            if !inline || woven.frames.common_delta().is_some() {
-                out.woven = Some(finish(setup, plan, woven, &mut out.fallback));
+            if !inline || by_delta || woven.frames.common_delta().is_some() {
+                let (woven, classes) = finish(setup, plan, woven, &mut out.fallback, by_delta);
+                (out.woven, out.classes) = (Some(woven), classes);
                 break;
             }
         }

@@ -267,7 +267,15 @@ fn stackjdk_fixture_default_equals_no_dedup_equals_plain_equals_expected() {
 /// an inline patch and after the location (`bill`, `mark`).
 #[test]
 fn stackwalk_fixture_default_equals_no_dedup_equals_plain_equals_expected() {
-    three_techniques_give_expected("stackwalk");
+    let (_tmp, work) = three_techniques_give_expected("stackwalk");
+    // `bill` and `mark` hold patches that add a line and patches that do not, where the line a
+    // frame shows reaches the outcome: one compile, each line shift run in a copy of the classes
+    // with its own line table (`compile::finish`), every patch woven.
+    for set in ["bill.json", "mark.json"] {
+        let line = result_of(&work, set);
+        assert_eq!(line["extra"]["javac_invocations"], 1, "{line}");
+        assert_eq!(line["extra"]["fallback"], 0, "{line}");
+    }
 }
 
 /// Logback's location information: the caller of a logging call, read off the stack through the

@@ -1,6 +1,6 @@
 //! How a set's woven patches are cut into groups, each its own woven file and compile: at most
 //! [`GROUP`] patches and [`GROUP_TEXT`] bytes of woven text, cases within the stub's 64 KB of
-//! code, and, where a frame's line may reach an outcome, one line delta per group.
+//! code.
 
 use crate::weave;
 use std::collections::VecDeque;
@@ -17,43 +17,16 @@ pub const GROUP: usize = 1000;
 /// hold javac's heap for nothing, the compile being linear in the patches anyway.
 pub const GROUP_TEXT: usize = 4 << 20;
 
-/// `patches` in the groups they are compiled in, in order: one class per line delta where
-/// `lines_read` ([`by_line_delta`]), else one class; each class in [`chunks`] of `size`.
+/// `patches` in the groups they are compiled in, in order: [`chunks`] of `size`. Patches of
+/// different line shifts share a group and its compile even where a frame's line may reach an
+/// outcome: each shift then runs in a copy of the classes with its own line table
+/// (`compile::finish`).
 pub(super) fn cut(
-    plan: &weave::Plan,
     patches: &[usize],
-    lines_read: bool,
     size: usize,
     weight: impl Fn(usize) -> usize + Copy,
 ) -> VecDeque<Vec<usize>> {
-    let classes = match lines_read {
-        true => by_line_delta(plan, patches),
-        false => vec![patches.to_vec()],
-    };
-    classes
-        .iter()
-        .flat_map(|class| chunks(class, size, weight))
-        .collect()
-}
-
-/// `patches` in classes compiled apart, one per number of lines a patch adds or removes
-/// ([`weave::Plan::line_delta`]), in order of first appearance: one line table is then every
-/// patched file's of a group (`FrameMap::plain_line`), so the woven class's frames carry plain's
-/// lines, at the patch (an inline patch reading the stack) and after the location (a later
-/// statement's stack trace or logger, whichever patch ran before it). Only where a frame's line
-/// may reach a test's outcome: an inline patch in the set, or a project method that may read the
-/// stack or keep a throwable (`Purity::frames_unread`); elsewhere a group mixes deltas, its line
-/// table is rewritten only when they agree, and dedup's classes span them.
-fn by_line_delta(plan: &weave::Plan, patches: &[usize]) -> Vec<Vec<usize>> {
-    let mut classes: Vec<(isize, Vec<usize>)> = Vec::new();
-    for &i in patches {
-        let d = plan.line_delta(i);
-        match classes.iter_mut().find(|(e, _)| *e == d) {
-            Some((_, class)) => class.push(i),
-            None => classes.push((d, vec![i])),
-        }
-    }
-    classes.into_iter().map(|(_, class)| class).collect()
+    chunks(patches, size, weight)
 }
 
 /// Bytecode the stub's cases may take in the method holding them: the JVM's 64 KB less room for

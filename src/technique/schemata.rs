@@ -340,11 +340,11 @@ fn woven(
     }
     let mut size = groups::group_size(plan, &weavable);
     let lines_read = !ctx.state.purity.frames_unread() || plan.inline.iter().any(Option::is_some);
-    let mut groups = groups::cut(plan, &weavable, lines_read, size, weight);
+    let mut groups = groups::cut(&weavable, size, weight);
     let mut terminal = false;
     while let Some(group) = groups.pop_front() {
         crate::progress::phase(&format!("compiling the schemata ({} patches)", group.len()));
-        let s = match compile_schemata(worker, &setup, plan, group.clone(), terminal) {
+        let s = match compile_schemata(worker, &setup, plan, group.clone(), terminal, lines_read) {
             Ok(mut s) if part.holes => {
                 for (i, msg) in std::mem::take(&mut s.compile_errors) {
                     // javac's own error for the patch where its parser surely gives one.
@@ -393,9 +393,9 @@ fn woven(
                 .copied()
                 .chain(groups.drain(..).flatten())
                 .collect();
-            groups = groups::cut(plan, &rest, lines_read, size, weight);
+            groups = groups::cut(&rest, size, weight);
         }
-        run_group(v, ctx, worker, set, plan, &setup, s);
+        run_group(v, ctx, worker, set, plan, s);
     }
 }
 
@@ -407,7 +407,6 @@ fn run_group(
     worker: &mut Worker,
     set: &PatchSet,
     plan: &weave::Plan,
-    setup: &crate::compile::CompileSetup,
     s: crate::compile::Schemata,
 ) {
     for (i, msg) in &s.compile_errors {
@@ -421,24 +420,29 @@ fn run_group(
     let Some(woven) = &s.woven else { return };
     v.extra.schemata_groups += 1;
     v.extra.woven += woven.patches.len();
-    let tree: Vec<usize> = woven
-        .patches
-        .iter()
-        .copied()
-        .filter(|&i| plan.tree[i].is_ok())
-        .collect();
-    v.extra.tree_patches += tree.len();
     for &i in &woven.patches {
         if let Err(why) = &plan.tree[i] {
             *v.extra
                 .sequential_reasons
                 .entry(why.to_string())
                 .or_default() += 1;
+        } else {
+            v.extra.tree_patches += 1;
         }
     }
     let t = Instant::now();
-    let cp = ctx.wd.test_classpath(ctx.state, Some(&setup.overlay));
-    let done = v.execute(ctx, worker, &cp, &woven.patches, &tree, Phase::Execute);
+    // Each line shift's patches in the classes of their line table (`compile::finish`).
+    let mut done = Vec::new();
+    for class in &s.classes {
+        let tree: Vec<usize> = class
+            .patches
+            .iter()
+            .copied()
+            .filter(|&i| plan.tree[i].is_ok())
+            .collect();
+        let cp = ctx.wd.test_classpath(ctx.state, Some(&class.overlay));
+        done.extend(v.execute(ctx, worker, &cp, &class.patches, &tree, Phase::Execute));
+    }
     // Frames of the woven file read as the plainly patched file's (line, method name).
     let mut frames = woven.frames.clone();
     frames.file_name = std::path::Path::new(&set.filename)

@@ -117,6 +117,19 @@ impl FrameMap {
     /// The one line shift every woven patch gives the lines after the location, when they share
     /// it (`None` when two patches change the number of lines differently: no single line table
     /// can then be every patched file's).
+    /// The woven patches by the line shift they give the lines after the location, in order of
+    /// first appearance.
+    pub fn by_delta(&self) -> Vec<(isize, Vec<usize>)> {
+        let mut out: Vec<(isize, Vec<usize>)> = Vec::new();
+        for &(p, d) in &self.deltas {
+            match out.iter_mut().find(|(e, _)| *e == d) {
+                Some((_, ps)) => ps.push(p),
+                None => out.push((d, vec![p])),
+            }
+        }
+        out
+    }
+
     pub fn common_delta(&self) -> Option<isize> {
         let first = self.deltas.first().map_or(0, |&(_, d)| d);
         self.deltas
@@ -130,7 +143,12 @@ impl FrameMap {
     /// location as every patched file's; what a `LineNumberTable` rewrite
     /// (`bytecode::lines::rewrite`) gives a woven class so that its frames carry plain's lines.
     pub fn plain_line(&self, line: usize) -> Option<usize> {
-        let delta = self.common_delta()?;
+        self.plain_line_at(self.common_delta()?, line)
+    }
+
+    /// [`FrameMap::plain_line`] for the woven patches that shift the lines after the location
+    /// by `delta`: the line table of the class file those patches alone run in.
+    pub fn plain_line_at(&self, delta: isize, line: usize) -> Option<usize> {
         Some(match *self.origins.get(line.checked_sub(1)?)? {
             Origin::Before(l) => l,
             Origin::After(l) => (l as isize + delta).max(1) as usize,
