@@ -83,6 +83,92 @@ fn whole_method_rewrites_are_woven_with_plain_s_verdicts() {
     assert_eq!(set.extra["javac_invocations"], 1, "{set:?}");
 }
 
+/// Patches whose hunks lie in two methods (`sumRange` and `binarySearch`), or that add a private
+/// helper: plain's verdicts, and their tests are exactly the tests that executed a method they
+/// change (by init's coverage) and the failing ones, not every test (`weave::members`).
+#[test]
+fn a_two_method_patch_runs_the_union_of_the_two_methods_tests() {
+    let (_tmp, project) = fixture("calc");
+    let work = project.parent().unwrap().join("work");
+    init(&project, &work);
+    let members = project.join("members");
+    let expected = expected_of(&members.join("expected.json"));
+    for flags in [vec!["--diff", "--technique", "plain"], vec!["--diff"]] {
+        run_flags_ok(&work, &members, &flags, 2);
+        assert_eq!(verdicts_by_name(&work, &members), expected, "{flags:?}");
+    }
+    let coverage: Value =
+        serde_json::from_str(&std::fs::read_to_string(work.join("coverage.json")).unwrap())
+            .unwrap();
+    let state: Value =
+        serde_json::from_str(&std::fs::read_to_string(work.join("state.json")).unwrap()).unwrap();
+    let ids = |names: &[&str]| -> Vec<u64> {
+        let methods = coverage["methods"].as_array().unwrap();
+        names
+            .iter()
+            .map(|n| {
+                let full = format!("org/example/calc/MathUtil.{n}");
+                methods
+                    .iter()
+                    .position(|m| m.as_str() == Some(&full))
+                    .unwrap() as u64
+            })
+            .collect()
+    };
+    // The tests that executed one of `names`, and the tests failing on the unpatched program.
+    let union = |names: &[&str]| -> std::collections::BTreeSet<String> {
+        let ids = ids(names);
+        let mut tests: std::collections::BTreeSet<String> = coverage["tests"]
+            .as_object()
+            .unwrap()
+            .iter()
+            .filter(|(_, hit)| {
+                hit.as_array()
+                    .unwrap()
+                    .iter()
+                    .any(|i| ids.contains(&i.as_u64().unwrap()))
+            })
+            .map(|(t, _)| t.clone())
+            .collect();
+        let failing = state["tests"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|t| t["passed"] == false);
+        tests.extend(failing.map(|t| {
+            let id = &t["id"];
+            format!(
+                "{}#{}",
+                id["class"].as_str().unwrap(),
+                id["method"].as_str().unwrap()
+            )
+        }));
+        tests
+    };
+    let two = union(&["sumRange", "binarySearch"]);
+    let one = union(&["binarySearch"]);
+    assert!(two.len() > one.len() && one.len() > 2, "{two:?} {one:?}");
+    for d in latest_details(&work) {
+        let name = d["name"].as_str().unwrap();
+        let want = if name.contains("private_helper") {
+            &one
+        } else {
+            &two
+        };
+        let ran: std::collections::BTreeSet<String> = d["runs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["test"].as_str().unwrap().to_string())
+            .collect();
+        assert!(ran.is_subset(want), "{name}: {ran:?} not within {want:?}");
+        // A plausible patch ran every test selected: the union exactly.
+        if d["verdict"] == "s" {
+            assert_eq!(&ran, want, "{name}");
+        }
+    }
+}
+
 #[test]
 fn an_edit_list_manifest_validates_with_plain_s_verdicts() {
     let (_tmp, project) = fixture("calc");

@@ -4,7 +4,9 @@
 
 use crate::model::{Outcome, PatchSet, Verdict};
 use crate::weave::member::{member_at, Member};
+use crate::weave::members::changed_members;
 use crate::workdir::coverage::Coverage;
+use crate::workdir::coverage::Reach;
 use crate::workdir::{State, TestRecord, WorkDir};
 
 /// The tests one set runs.
@@ -55,26 +57,42 @@ pub fn select(
     if !main {
         return Selection::all(tests, format!("{} is not a main source file", set.filename));
     }
-    let (class, method) = match member_at(&set.original_text(), set.unpatched_range()) {
-        Member::Method { class, method } => (class, method),
-        Member::Unknown(why) => return Selection::all(tests, format!("the location is {why}")),
+    // The members the patches change: the one holding the location, or, for a location among
+    // a class's members (two methods rewritten, a helper added), each one some patch changes.
+    let (src, range) = (set.original_text(), set.unpatched_range());
+    let members = match changed_members(&src, range.clone(), &set.patches) {
+        Some(Ok(members)) => members,
+        Some(Err(why)) => {
+            return Selection::all(
+                tests,
+                format!("the location spans a class's members: {why}"),
+            )
+        }
+        None => match member_at(&src, range) {
+            Member::Method { class, method } => vec![(class, method)],
+            Member::Unknown(why) => return Selection::all(tests, format!("the location is {why}")),
+        },
     };
-    // A name javac does not produce would select nothing: check it against the class file.
-    let class_file = wd.classes().join(format!("{class}.class"));
-    let declared = std::fs::read(&class_file)
-        .ok()
-        .and_then(|b| crate::bytecode::classfile::parse(&b).ok())
-        .is_some_and(|c| c.methods.iter().any(|m| m.name == method));
-    if !declared {
-        return Selection::all(
-            tests,
-            format!("{} declares no method `{method}`", class_file.display()),
-        );
+    let mut ids = std::collections::BTreeSet::new();
+    for (class, method) in &members {
+        // A name javac does not produce would select nothing: check it against the class file.
+        let class_file = wd.classes().join(format!("{class}.class"));
+        let declared = std::fs::read(&class_file)
+            .ok()
+            .and_then(|b| crate::bytecode::classfile::parse(&b).ok())
+            .is_some_and(|c| c.methods.iter().any(|m| m.name == *method));
+        if !declared {
+            return Selection::all(
+                tests,
+                format!("{} declares no method `{method}`", class_file.display()),
+            );
+        }
+        match coverage.reach(class, method) {
+            Reach::All(why) => return Selection::all(tests, why),
+            Reach::Methods(m) => ids.extend(m),
+        }
     }
-    let reach = coverage.reach(&class, &method);
-    if let crate::workdir::coverage::Reach::All(why) = &reach {
-        return Selection::all(tests, why.clone());
-    }
+    let reach = Reach::Methods(ids);
     let keep: Vec<bool> = tests
         .iter()
         .map(|t| !t.passed || coverage.selects(&reach, &t.id.to_string()))

@@ -12,6 +12,7 @@ pub mod hoist;
 pub mod in_place;
 pub mod locals;
 pub mod member;
+pub mod members;
 pub mod names;
 pub mod reach;
 pub mod scope;

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes calc's unified-diff patches (diffs/*.diff, diffs/more.jsonl, and methods/*.diff: whole
-methods rewritten) and its edit-list manifest (edits/edits.json): each patch is made by editing a copy of the project in a scratch
+methods rewritten; members/*.diff: several methods changed, a private helper added) and its edit-list manifest (edits/edits.json): each patch is made by editing a copy of the project in a scratch
 git repository and taking `git diff` (git's a/ b/ headers; some diffs use `diff -u`'s plain
 paths). Expected verdicts (diffs/expected.json, edits/expected.json) were checked with
 `patchval run --technique plain`, which compiles each patch with javac and runs the tests."""
@@ -110,6 +110,17 @@ METHODS = {
 """, "C"),
 }
 
+# Patches whose hunks lie in several methods of MathUtil, or add a private helper (one set, its
+# location from sumRange to binarySearch's end): their tests are the tests of the methods they
+# change, not every test (tests/diff.rs). Written to members/.
+SUM = "        int sum = 0;\n"
+MEMBERS = {
+    "sum_and_search": ([(SUM, "        int sum = 0 * from;\n"), (BUG, "        return -(lo + 1);\n")], "s"),
+    "sum_broken_and_search": ([(SUM, "        int sum = 1;\n"), (BUG, "        return -(lo + 1);\n")], "F"),
+    "private_helper": ([(BUG + "    }\n", "        return notFound(lo);\n    }\n\n"
+                        "    private static int notFound(int lo) {\n        return -(lo + 1);\n    }\n")], "s"),
+}
+
 
 def git(repo, *args):
     return subprocess.run(["git", "-C", repo, *args], check=True, capture_output=True,
@@ -183,6 +194,21 @@ def main():
             git(tmp, "checkout", "-q", "--", M)
             expected[name + ".diff"] = verdict
         json.dump(expected, open(os.path.join(methods_dir, "expected.json"), "w"), indent=1,
+                  sort_keys=True)
+        members_dir = os.path.join(HERE, "members")
+        shutil.rmtree(members_dir, ignore_errors=True)
+        os.makedirs(members_dir)
+        expected = {}
+        for name, (edits, verdict) in MEMBERS.items():
+            patched = text
+            for old, new in edits:
+                assert patched.count(old) == 1, (name, old)
+                patched = patched.replace(old, new)
+            open(path, "w").write(patched)
+            open(os.path.join(members_dir, name + ".diff"), "w").write(git(tmp, "diff"))
+            git(tmp, "checkout", "-q", "--", M)
+            expected[name + ".diff"] = verdict
+        json.dump(expected, open(os.path.join(members_dir, "expected.json"), "w"), indent=1,
                   sort_keys=True)
 
 
