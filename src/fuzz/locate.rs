@@ -320,6 +320,23 @@ fn passes_arguments(stmt: Node) -> bool {
 }
 
 /// `k` distinct candidates drawn by weight (all of them when there are fewer).
+/// A statement of `c`'s file that starts after `c` ends, at most [`PAIR_REACH`] bytes later, for
+/// a patch that changes both (in one method or two); `None` when there is none.
+pub fn pair(cands: &[Candidate], c: &Candidate, rng: &mut Rng) -> Option<Candidate> {
+    let later: Vec<&Candidate> = cands
+        .iter()
+        .filter(|d| {
+            d.file == c.file
+                && d.range.start > c.range.end
+                && d.range.end - c.range.start <= PAIR_REACH
+        })
+        .collect();
+    (!later.is_empty()).then(|| later[rng.below(later.len())].clone())
+}
+
+/// How far a paired location may reach, in bytes from the first's start.
+const PAIR_REACH: usize = 3000;
+
 pub fn sample(cands: &[Candidate], k: usize, rng: &mut Rng) -> Vec<Candidate> {
     let mut weights: Vec<f64> = cands.iter().map(|c| c.weight).collect();
     let mut out = Vec::new();

@@ -1,6 +1,8 @@
 //! `patchval fuzz`, the differential fuzzer: seeded random statement locations of an initialised
-//! project (`locate.rs`), patch sets made by mutation operators (`mutate.rs`, `hazard.rs`,
-//! `stackread.rs`) and written as manifest-v3 files, validated by the default technique,
+//! project (`locate.rs`; a fifth of them paired with a later statement of the file, in the same
+//! method or another, each patch changing one or both: `locate::pair`, `mutate::pair`), patch
+//! sets made by mutation operators (`mutate.rs`, `hazard.rs`, `stackread.rs`) and written as
+//! manifest-v3 files, validated by the default technique,
 //! `--no-dedup` and plain (`compare.rs`); every patch on which they disagree is validated again
 //! by plain, and where plain repeats its verdict printed and reduced to a minimal reproducer
 //! (`reduce.rs`). Exits non-zero when any disagreement is found.
@@ -138,10 +140,14 @@ pub struct GenSet {
     pub path: PathBuf,
     pub set: PatchSet,
     pub ops: Vec<&'static str>,
-    /// `file:line` of the patched statement.
+    /// `file:line` of the patched statement (`file:line+line` for a paired location).
     pub place: String,
     pub in_loop: bool,
 }
+
+/// The share of locations paired with a later statement of the same file, each patch changing
+/// one or both.
+const PAIRED: f64 = 0.2;
 
 /// Picks the locations and writes one manifest per location into `dir`.
 pub fn generate(
@@ -171,9 +177,31 @@ pub fn generate(
         };
         let mut muts = mutate::generate(&spot, &mut rng, patches);
         let mut range = c.range.clone();
-        // Half of the declarations are patched in their initialiser only, as repair tools'
-        // expression templates do (the weaver splits the declaration: weave::split).
-        if rng.chance(0.5) {
+        let paired = rng
+            .chance(PAIRED)
+            .then(|| locate::pair(&cands, c, &mut rng))
+            .flatten()
+            .and_then(|c2| {
+                let spot2 = locate::spot(f, &c2.range, &exceptions)?;
+                Some((c2.range, mutate::generate(&spot2, &mut rng, patches)))
+            });
+        let mut place = format!(
+            "{}:{}",
+            f.rel,
+            crate::patchset::line_of(&f.text, c.range.start)
+        );
+        if let Some((second, muts2)) = paired {
+            // Two statements patched together, in one method or two (what function-level
+            // repairers write): the set's location spans both (`weave::members` selects).
+            muts = mutate::pair(&f.text, &range, &muts, &second, &muts2, &mut rng);
+            place = format!(
+                "{place}+{}",
+                crate::patchset::line_of(&f.text, second.start)
+            );
+            range = range.start..second.end;
+        } else if rng.chance(0.5) {
+            // Half of the declarations are patched in their initialiser only, as repair tools'
+            // expression templates do (the weaver splits the declaration: weave::split).
             if let Some((value, kept)) = locate::initialiser_location(&spot, &muts) {
                 range = value;
                 muts = kept;
@@ -198,11 +226,7 @@ pub fn generate(
             .with_context(|| path.display().to_string())?;
         out.push(GenSet {
             path,
-            place: format!(
-                "{}:{}",
-                f.rel,
-                crate::patchset::line_of(&f.text, c.range.start)
-            ),
+            place,
             in_loop: c.in_loop,
             ops: muts.iter().map(|m| m.op).collect(),
             set,

@@ -335,6 +335,38 @@ pub fn classic(s: &Spot) -> Vec<Mutant> {
 /// the operators in a seeded order so that every operator that applies is represented; one
 /// location in three with a numeric call argument starts with that argument's whole hole family
 /// (`hazard::hole_burst`), so that value holes form.
+/// Patches for the location from `first`'s start to `second`'s end of `text`, made of mutants of
+/// either statement (`a` of the first, `b` of the second): each patch changes the first, the
+/// second or both, the text between them as it is; as many as the longer list, each text once.
+pub fn pair(
+    text: &str,
+    first: &std::ops::Range<usize>,
+    a: &[Mutant],
+    second: &std::ops::Range<usize>,
+    b: &[Mutant],
+    rng: &mut Rng,
+) -> Vec<Mutant> {
+    let between = &text[first.end..second.start];
+    let (orig_a, orig_b) = (&text[first.clone()], &text[second.clone()]);
+    let mut seen = BTreeSet::new();
+    seen.insert(format!("{orig_a}{between}{orig_b}"));
+    let mut out = Vec::new();
+    for i in 0..a.len().max(b.len()) {
+        let (ma, mb) = (a.get(i), b.get(i));
+        let (x, y, op) = match (ma, mb, rng.below(3)) {
+            (Some(ma), Some(mb), 0) => (ma.text.as_str(), mb.text.as_str(), "pair"),
+            (Some(ma), _, 1) | (Some(ma), None, _) => (ma.text.as_str(), orig_b, ma.op),
+            (_, Some(mb), _) => (orig_a, mb.text.as_str(), mb.op),
+            (None, None, _) => continue,
+        };
+        let patch = format!("{x}{between}{y}");
+        if seen.insert(patch.clone()) {
+            out.push(Mutant { text: patch, op });
+        }
+    }
+    out
+}
+
 pub fn generate(s: &Spot, rng: &mut Rng, max: usize) -> Vec<Mutant> {
     let orig = s.orig();
     let mut all = classic(s);

@@ -556,3 +556,31 @@ public class Steps {
     // A declaration is not wrapped (its name would leave scope).
     assert!(texts(&spot_at("int t = 0;"), "completion").is_empty());
 }
+
+#[test]
+fn paired_patches_change_one_statement_or_both_and_keep_the_text_between() {
+    let text = "int f() { a(); int k = 1; b(); }";
+    let at = |s: &str| text.find(s).unwrap()..text.find(s).unwrap() + s.len();
+    let (first, second) = (at("a();"), at("b();"));
+    let m = |t: &str, op| Mutant { text: t.into(), op };
+    let a = [m("a(1);", "call"), m("a();", "same"), m("x();", "call")];
+    let b = [m("b(2);", "call"), m("b();", "same")];
+    for seed in 0..20 {
+        let mut rng = Rng::new(seed);
+        let out = mutate::pair(text, &first, &a, &second, &b, &mut rng);
+        assert!(!out.is_empty() && out.len() <= 3, "{}", out.len());
+        for p in &out {
+            let (x, y) = p.text.split_once(" int k = 1; ").expect("the text between");
+            assert!(["a(1);", "a();", "x();"].contains(&x), "{}", p.text);
+            assert!(["b(2);", "b();"].contains(&y), "{}", p.text);
+            assert_ne!(p.text, "a(); int k = 1; b();", "the original is no patch");
+            assert_eq!(
+                p.op == "pair",
+                x != "a();" && y != "b();",
+                "{} {}",
+                p.op,
+                p.text
+            );
+        }
+    }
+}
