@@ -84,7 +84,8 @@ fn merge(text: &str, mut edits: Vec<&FileEdit>) -> Result<FileEdit, GroupError> 
 /// whitespace: an insertion (nothing replaced) takes in the nearest line of code after it that
 /// does not close a block (else the one before it), and whitespace at both ends of the replaced
 /// text and of the patch is left where it is in the file.
-fn tidy(text: &str, mut e: FileEdit) -> FileEdit {
+fn tidy(text: &str, e: FileEdit) -> FileEdit {
+    let mut e = same_lines_left(e);
     if e.unpatched.is_empty() {
         let at = e.start;
         let next = text[at..]
@@ -120,6 +121,55 @@ fn tidy(text: &str, mut e: FileEdit) -> FileEdit {
     e.patched = narrow_patch(ws1, ws2, &e.patched).0;
     e.start += lu;
     e.unpatched = e.unpatched[lu..e.unpatched.len() - tu].to_string();
+    e
+}
+
+/// The edit without the lines at its start and end that the patch changes only in whitespace
+/// within them (a method re-indented as a repairer writes it back, its closing brace included):
+/// they stay as the file has them, so the patched program is the patch's but for spaces within
+/// those lines: the same tokens on the same lines, the same class files. Not where a text block
+/// (`"""`, whose lines' spaces are its value) may be; at least one line is kept on each side.
+fn same_lines_left(mut e: FileEdit) -> FileEdit {
+    if e.unpatched.is_empty()
+        || e.patched.is_empty()
+        || e.unpatched.contains("\"\"\"")
+        || e.patched.contains("\"\"\"")
+    {
+        return e;
+    }
+    let (old, new): (Vec<&str>, Vec<&str>) = (
+        e.unpatched.split_inclusive('\n').collect(),
+        e.patched.split_inclusive('\n').collect(),
+    );
+    let same = |a: &str, b: &str| {
+        a.ends_with('\n') == b.ends_with('\n') && a.split_whitespace().eq(b.split_whitespace())
+    };
+    let most = old.len().min(new.len()) - 1;
+    let front = old
+        .iter()
+        .zip(&new)
+        .take(most)
+        .take_while(|(a, b)| same(a, b))
+        .count();
+    let back = old
+        .iter()
+        .rev()
+        .zip(new.iter().rev())
+        .take(most - front)
+        .take_while(|(a, b)| same(a, b))
+        .count();
+    if front == 0 && back == 0 {
+        return e;
+    }
+    let bytes = |lines: &[&str]| lines.iter().map(|l| l.len()).sum::<usize>();
+    let (skip, skip_new) = (bytes(&old[..front]), bytes(&new[..front]));
+    let (tail, tail_new) = (
+        bytes(&old[old.len() - back..]),
+        bytes(&new[new.len() - back..]),
+    );
+    e.start += skip;
+    e.unpatched = e.unpatched[skip..e.unpatched.len() - tail].to_string();
+    e.patched = e.patched[skip_new..e.patched.len() - tail_new].to_string();
     e
 }
 
@@ -456,6 +506,36 @@ mod tests {
         assert_eq!(sets[0].patches[0], "x + 2;\n    return y * 2;");
         assert_eq!(sets[1].unpatched, "return y;");
         assert_eq!(sets[1].patches[0], "if (y < 0) return 0;\n    return y;");
+    }
+
+    #[test]
+    fn lines_changed_only_in_their_spaces_stay_as_the_file_has_them() {
+        // A method body re-indented with one line changed: the location is that line.
+        let body = "    int y = x + 1;\n    return y;\n  }\n";
+        let start = A.find(body).unwrap();
+        let e = |patched: &str| FileEdit {
+            filename: "A.java".into(),
+            start,
+            unpatched: body.into(),
+            patched: patched.into(),
+        };
+        let t = tidy(A, e("      int y = x + 2;\n      return y;\n    }\n"));
+        assert_eq!(
+            (t.unpatched.as_str(), t.patched.trim()),
+            ("int y = x + 1;", "int y = x + 2;")
+        );
+        assert_eq!(t.start, A.find("int y").unwrap());
+        // Spaces between tokens added or removed are a change; so is a line broken in two.
+        let t = tidy(A, e("    int y = x+1;\n    return y;\n  }\n"));
+        assert_eq!(t.unpatched, "int y = x + 1;");
+        let t = tidy(A, e("    int y = x + 1;\n    return\n y;\n  }\n"));
+        assert_eq!(t.unpatched, "return y;");
+        // A text block's lines are its value: left whole.
+        let t = tidy(
+            A,
+            e("    int y = x + 1;\n    return \"\"\"\n y\"\"\".length();\n  }\n"),
+        );
+        assert_eq!(t.unpatched, body.trim());
     }
 
     impl FileEdit {
