@@ -167,9 +167,16 @@ fn same_lines_left(mut e: FileEdit) -> FileEdit {
         bytes(&old[old.len() - back..]),
         bytes(&new[new.len() - back..]),
     );
+    let old_mid = &e.unpatched[skip..e.unpatched.len() - tail];
+    let new_mid = &e.patched[skip_new..e.patched.len() - tail_new];
+    if old_mid.trim().is_empty() || new_mid.trim().is_empty() {
+        // Lines only added or only removed: the code beside them stays the location, as before.
+        return e;
+    }
+    let (old_mid, new_mid) = (old_mid.to_string(), new_mid.to_string());
     e.start += skip;
-    e.unpatched = e.unpatched[skip..e.unpatched.len() - tail].to_string();
-    e.patched = e.patched[skip_new..e.patched.len() - tail_new].to_string();
+    e.unpatched = old_mid;
+    e.patched = new_mid;
     e
 }
 
@@ -530,6 +537,30 @@ mod tests {
         assert_eq!(t.unpatched, "int y = x + 1;");
         let t = tidy(A, e("    int y = x + 1;\n    return\n y;\n  }\n"));
         assert_eq!(t.unpatched, "return y;");
+        // A line added beside unchanged ones: the next line is its location.
+        let t = tidy(
+            A,
+            e("      int y = x + 1;\n      y++;\n    return y;\n  }\n"),
+        );
+        assert_eq!(
+            (t.unpatched.as_str(), t.patched.trim()),
+            ("return y;", "y++;\n    return y;")
+        );
+        // Only whitespace left on a side: the edit stays as it was.
+        let blank = "    int y = x + 1;\n\n";
+        let t = tidy(
+            A,
+            FileEdit {
+                filename: "A.java".into(),
+                start: 0,
+                unpatched: blank.into(),
+                patched: "      int y = x + 1;\n      y++;\n".into(),
+            },
+        );
+        assert_eq!(
+            (t.unpatched.as_str(), t.patched.trim()),
+            ("int y = x + 1;", "int y = x + 1;\n      y++;")
+        );
         // A text block's lines are its value: left whole.
         let t = tidy(
             A,
