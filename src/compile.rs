@@ -226,22 +226,12 @@ pub fn too_large(message: &str) -> bool {
 
 /// The class files below `dir`.
 fn class_files(dir: &Path) -> Vec<PathBuf> {
-    let mut classes = Vec::new();
-    let mut dirs = vec![dir.to_path_buf()];
-    while let Some(dir) = dirs.pop() {
-        let Ok(entries) = std::fs::read_dir(&dir) else {
-            continue;
-        };
-        for e in entries.flatten() {
-            let path = e.path();
-            if path.is_dir() {
-                dirs.push(path);
-            } else if path.extension().is_some_and(|x| x == "class") {
-                classes.push(path);
-            }
-        }
-    }
-    classes
+    walkdir::WalkDir::new(dir)
+        .into_iter()
+        .flatten()
+        .filter(|e| e.file_type().is_file() && e.path().extension().is_some_and(|x| x == "class"))
+        .map(|e| e.into_path())
+        .collect()
 }
 
 /// Writes the class files below `from` to the same place below `to` (`to` itself when `from`
@@ -433,12 +423,11 @@ pub fn compile_schemata(
             let mut woven = woven;
             woven.patches.retain(|i| include.contains(i));
             woven.frames.deltas.retain(|(i, _)| include.contains(i));
-            let inline = include.iter().any(|&i| plan.inline[i].is_some());
-            if !inline || by_delta || woven.frames.common_delta().is_some() {
-                let (woven, classes) = finish(setup, plan, woven, &mut out.fallback, by_delta);
-                (out.woven, out.classes) = (Some(woven), classes);
-                break;
-            }
+            // Their lines are plain's whatever the survivors' deltas: one class, or a copy per
+            // delta (`finish`; an inline patch makes `by_delta`).
+            let (woven, classes) = finish(setup, plan, woven, &mut out.fallback, by_delta);
+            (out.woven, out.classes) = (Some(woven), classes);
+            break;
         }
         if removed {
             // Every remaining patch was judged by its context copy: recompile without them.

@@ -6,6 +6,30 @@ use super::member::{member_at, Member};
 use std::ops::Range;
 use tree_sitter::Node;
 
+/// Why the members a set's patches change cannot be listed (their tests are then every test).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Unlisted {
+    #[error("the location is not among the members of one class body")]
+    NotAmongMembers,
+    #[error("the file does not parse cleanly")]
+    Unparsed,
+    /// javac reads `\u` escapes before names: a name could be spelled otherwise.
+    #[error("the file holds a `\\u` escape")]
+    Escape,
+    #[error("a patch changes the class body's bounds")]
+    Bounds,
+    #[error("a patch changes a `{0}`")]
+    Changes(String),
+    #[error("a changed member is {0}")]
+    ChangedMember(String),
+    #[error("a patch adds a `{0}`")]
+    Adds(String),
+    #[error("a patch adds the method `{0}`, not private")]
+    NotPrivate(String),
+    #[error("a patch adds the method `{0}`, a name the rest of the file uses")]
+    NamedElsewhere(String),
+}
+
 /// `None` when `range` lies inside one member's body or declaration (`member::member_at`
 /// answers). Else the members of the class whose body holds `range` that some patch of
 /// `patches` changes or removes, as (internal class name, method name as javac names it), each
@@ -24,13 +48,11 @@ pub fn changed_members(
     src: &str,
     range: Range<usize>,
     patches: &[String],
-) -> Option<Result<Vec<(String, String)>, String>> {
+) -> Option<Result<Vec<(String, String)>, Unlisted>> {
     let tree = super::parser().parse(src, None)?;
     match place(tree.root_node(), &range) {
         Place::InsideOne => None,
-        Place::Elsewhere => Some(Err(
-            "the location is not among the members of one class body".into(),
-        )),
+        Place::Elsewhere => Some(Err(Unlisted::NotAmongMembers)),
         Place::Among(body) => Some(among(src, tree.root_node(), body, range, patches)),
     }
 }
@@ -42,13 +64,12 @@ fn among(
     body: Node,
     range: Range<usize>,
     patches: &[String],
-) -> Result<Vec<(String, String)>, String> {
+) -> Result<Vec<(String, String)>, Unlisted> {
     if root.has_error() {
-        return Err("the file does not parse cleanly".into());
+        return Err(Unlisted::Unparsed);
     }
     if src.contains("\\u") {
-        // javac reads `\u` escapes before names: a name could be spelled otherwise.
-        return Err("the file holds a `\\u` escape".into());
+        return Err(Unlisted::Escape);
     }
     let original = members_in(body, &range);
     let outside_names = names_outside(root, src, &range);
@@ -64,7 +85,7 @@ fn among(
         let region = range.start..range.start + patch.len();
         let body2 = match place(tree.root_node(), &region) {
             Place::Among(b) if b.start_byte() == body.start_byte() => b,
-            _ => return Err("a patch changes the class body's bounds".into()),
+            _ => return Err(Unlisted::Bounds),
         };
         let patched = members_in(body2, &region);
         let same = |a: &Node, b: &Node| src[a.byte_range()] == text[b.byte_range()];
@@ -77,11 +98,11 @@ fn among(
         for o in &gone {
             match o.kind() {
                 "method_declaration" | "constructor_declaration" => {}
-                k => return Err(format!("a patch changes a `{k}`")),
+                k => return Err(Unlisted::Changes(k.to_string())),
             }
             let (class, method) = match member_at(src, o.byte_range()) {
                 Member::Method { class, method } => (class, method),
-                Member::Unknown(why) => return Err(format!("a changed member is {why}")),
+                Member::Unknown(why) => return Err(Unlisted::ChangedMember(why)),
             };
             if !changed.contains(&(class.clone(), method.clone())) {
                 changed.push((class, method));
@@ -100,19 +121,17 @@ fn among(
                 continue;
             }
             if p.kind() != "method_declaration" {
-                return Err(format!("a patch adds a `{}`", p.kind()));
+                return Err(Unlisted::Adds(p.kind().to_string()));
             }
             let name = p
                 .child_by_field_name("name")
                 .map(|n| &text[n.byte_range()])
                 .unwrap_or_default();
             if !is_private(*p, &text) {
-                return Err(format!("a patch adds the method `{name}`, not private"));
+                return Err(Unlisted::NotPrivate(name.to_string()));
             }
             if outside_names.contains(name) || name.is_empty() {
-                return Err(format!(
-                    "a patch adds the method `{name}`, a name the rest of the file uses"
-                ));
+                return Err(Unlisted::NamedElsewhere(name.to_string()));
             }
         }
     }
@@ -349,7 +368,7 @@ public class Calc {
         assert_eq!(changed_members(SRC, r, &p), Some(Ok(vec![m("mean")])));
     }
 
-    fn refused(r: Option<Result<Vec<(String, String)>, String>>) -> String {
-        r.expect("among members").expect_err("no list")
+    fn refused(r: Option<Result<Vec<(String, String)>, Unlisted>>) -> String {
+        r.expect("among members").expect_err("no list").to_string()
     }
 }
