@@ -122,12 +122,13 @@ enum Command {
         #[arg(long = "confirm-plausible")]
         confirm_plausible: bool,
         /// What the arguments are. `auto` tells them apart: `.json` files are ExpressAPR
-        /// manifests (with or without `interface`), edit lists or Recoder's candidate records;
-        /// `.diff`/`.patch` files unified diffs; `.jsonl` files one diff (a JSON string, or an
-        /// object with `diff` and `name`) or one Recoder record per line; `Patch*.txt` files
-        /// TBar's patches (a diff or its `===Buggy Code===` block). Directories are searched at
-        /// every level (a TBar result directory as it is). Patches other than manifests are
-        /// grouped into sets by the location they change.
+        /// manifests (with or without `interface`), edit lists, Recoder's candidate records or
+        /// LLM repairers' records; `.diff`/`.patch` files unified diffs; `.jsonl` files one diff
+        /// (a JSON string, or an object with `diff` and `name`), one Recoder record, or one LLM
+        /// repairer's record (`file` with a whole new method in `text`) per line; `Patch*.txt`
+        /// files TBar's patches (a diff or its `===Buggy Code===` block). Directories are
+        /// searched at every level (a TBar result directory as it is). Patches other than
+        /// manifests are grouped into sets by the location they change.
         #[arg(long, value_enum, default_value = "auto")]
         format: crate::patchset::inputs::Format,
         /// The same as `--format diff`: the arguments are unified diffs, one patch each (any

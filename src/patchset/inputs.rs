@@ -1,11 +1,12 @@
 //! What `run` is given, made into patch set files: ExpressAPR manifests as they are; patches
 //! as repair tools write them (edit-list manifests, unified diffs, TBar's `Patch_N.txt` files
-//! and result directories, Recoder's candidate records) read into patches, grouped into sets by
-//! location (`edits::group`) and written below the work dir's `inputs/`. Each input file is
-//! read on its own: whatever it holds, it costs at most its own patches an `E` with the file
-//! named and why, never the run (a panic in a reader included).
+//! and result directories, Recoder's candidate records, LLM repairers' whole methods) read into
+//! patches, grouped into sets by location (`edits::group`) and written below the work dir's
+//! `inputs/`. Each input file is read on its own: whatever it holds, it costs at most its own
+//! patches an `E` with the file named and why, never the run (a panic in a reader included).
 
 use super::edits::{group, EditPatch, GroupError};
+use super::llm_records::{self, Kind};
 use super::recoder::RecordError;
 use super::{line_of, stem, NotInProject, PatchSetError, ReadError, Unreadable};
 use crate::model::PatchSet;
@@ -36,6 +37,9 @@ pub enum Format {
     Tbar,
     /// Recoder's candidate records (a JSON array or JSON lines).
     Recoder,
+    /// Whole new methods, as function-level LLM repairers write them: JSON records
+    /// `{"file", "method"?, "line"?, "text", "patch"?}` (JSON lines or a JSON array).
+    Methods,
 }
 
 /// The project's files as patches name them.
@@ -177,7 +181,7 @@ fn expand_inputs(args: &[String], format: Format) -> Result<Vec<PathBuf>, PatchS
                 Format::Manifest => ext == "json",
                 Format::Diff => matches!(ext, "diff" | "patch" | "jsonl" | "txt"),
                 Format::Tbar => tbar_file,
-                Format::Recoder => matches!(ext, "json" | "jsonl"),
+                Format::Recoder | Format::Methods => matches!(ext, "json" | "jsonl"),
             }
     };
     let mut out: Vec<PathBuf> = Vec::new();
@@ -231,8 +235,12 @@ fn read_input(file: &Path, format: Format, files: &Files) -> Input {
     let ext = file.extension().and_then(|e| e.to_str()).unwrap_or("");
     let json = || serde_json::from_str::<serde_json::Value>(&text);
     match (format, ext) {
+        (Format::Methods, _) => llm(file, &text, ext == "jsonl", Some(Kind::Method), files),
         (Format::Diff, "jsonl") => jsonl(file, &text, files, false),
         (Format::Recoder, "jsonl") => jsonl(file, &text, files, true),
+        (Format::Auto, "jsonl") if llm_records::lines_are_records(&text) => {
+            llm(file, &text, true, None, files)
+        }
         (Format::Auto, "jsonl") => jsonl(file, &text, files, looks_like_records(&text)),
         (Format::Diff, _) => one_diff(file, &text, files),
         (Format::Tbar, _) => tbar(file, &text, files),
@@ -243,6 +251,7 @@ fn read_input(file: &Path, format: Format, files: &Files) -> Input {
         (Format::Manifest, _) => manifest_or_list(file, &text, files),
         (Format::Auto, "json") => match json() {
             Ok(v) if super::recoder::is_records(&v) => records(file, v, files),
+            Ok(v) if llm_records::is_records(&v) => llm(file, &text, false, None, files),
             _ => manifest_or_list(file, &text, files),
         },
         (Format::Auto, _) if super::tbar::is_block(&text) => tbar(file, &text, files),
@@ -274,6 +283,24 @@ fn one_diff(file: &Path, text: &str, files: &Files) -> Input {
         super::diff::parse(&shown, text, &|f| files.read(f)).map_err(ReadError::from),
         shown,
     )
+}
+
+/// LLM repairers' JSON records (whole methods): one per line when `lines`, else a JSON array.
+fn llm(file: &Path, text: &str, lines: bool, kind: Option<Kind>, files: &Files) -> Input {
+    let shown = file.display().to_string();
+    let read = llm_records::read(&shown, text, lines, kind, &|f| files.resolve(f));
+    Input::Patches {
+        bug: stem(file),
+        patches: read.patches,
+        bad: read
+            .bad
+            .into_iter()
+            .map(|(source, why)| Unreadable {
+                source,
+                why: ReadError::LlmRecord(why),
+            })
+            .collect(),
+    }
 }
 
 /// One TBar patch file: a diff, or its block form.

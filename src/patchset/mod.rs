@@ -5,11 +5,13 @@ pub mod diff;
 pub mod editlist;
 pub mod edits;
 pub mod inputs;
+pub mod llm_records;
 pub mod probe;
 pub mod recoder;
 pub mod recoder_tree;
 pub mod tbar;
 pub mod unified;
+pub mod whole_method;
 
 use crate::model::PatchSet;
 use std::path::{Path, PathBuf};
@@ -50,6 +52,8 @@ pub enum ReadError {
     Record(#[from] recoder::RecordError),
     #[error(transparent)]
     EditList(#[from] editlist::EditListError),
+    #[error(transparent)]
+    LlmRecord(#[from] llm_records::LlmRecordError),
     #[error(transparent)]
     Group(#[from] edits::GroupError),
     /// A reader panicked (with the panic's message).

@@ -35,7 +35,7 @@ pub fn probe(data: &[u8]) {
     };
     let text = String::from_utf8_lossy(rest);
     let mut patches: Vec<EditPatch> = Vec::new();
-    match which % 6 {
+    match which % 9 {
         0 => {
             let _ = super::unified::parse(&text);
         }
@@ -59,6 +59,12 @@ pub fn probe(data: &[u8]) {
             if let Ok((_, ps, _)) = super::editlist::read(Path::new("e.json"), &text, &read) {
                 patches.extend(ps);
             }
+        }
+        // LLM repairers' records (whole methods): JSON lines, or an array.
+        6 | 8 => {
+            let lines = which % 9 == 6;
+            patches
+                .extend(super::llm_records::read("r.jsonl", &text, lines, None, &resolve).patches);
         }
         _ => {
             if let Ok(mut set) = super::parse(Path::new("m.json"), &text) {

@@ -1,6 +1,7 @@
-//! The readers on mutated real inputs (calc's diffs, TBar files, Recoder records, manifests and
-//! edit lists, with bytes flipped, lines cut, doubled and swapped, the text truncated), and on
-//! the inputs the fuzzer once found (`fuzz/regressions/`): none makes a reader panic.
+//! The readers on mutated real inputs (calc's diffs, TBar files, Recoder records, manifests,
+//! edit lists and LLM repairers' outputs, with bytes flipped, lines cut, doubled and swapped,
+//! the text truncated), and on the inputs the fuzzer once found (`fuzz/regressions/`): none
+//! makes a reader panic.
 
 use super::probe;
 use proptest::prelude::*;
@@ -33,8 +34,9 @@ fn seeds() -> Vec<(u8, Vec<u8>)> {
     add(4, calc.join("edits/edits.json"));
     add(5, calc.join("tools/wholeline/binsearch_return_lines.json"));
     add(5, calc.join("patches/binsearch_return.json"));
+    add(6, calc.join("llm-methods/samples.jsonl"));
     assert!(
-        out.len() >= 20,
+        out.len() >= 21,
         "the seeds are where they were: {}",
         out.len()
     );
@@ -71,6 +73,7 @@ fn damage() -> impl Strategy<Value = Damage> {
                 Just(" ------ 99999999999999999999\n".to_string()),
                 Just("===Patch Code===".to_string()),
                 Just("{}[]".to_string()),
+                Just("```java\n".to_string()),
                 "[\\PC]{0,8}",
             ]
         )
@@ -125,7 +128,7 @@ proptest! {
     #[test]
     fn damaged_real_inputs_never_make_a_reader_panic(
         pick: usize,
-        other_reader in 0u8..6,
+        other_reader in 0u8..9,
         keep_reader: bool,
         damages in prop::collection::vec(damage(), 1..6),
     ) {

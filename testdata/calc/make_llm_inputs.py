@@ -1,0 +1,75 @@
+#!/usr/bin/env python3
+"""Writes calc's patches in the shapes LLM-based repairers write them (tests/llm_inputs.rs):
+
+- llm-methods/samples.jsonl: whole replacement methods, one JSON record per line, as
+  function-level repair harnesses save a model's samples ({"bug_id", "sample", "model", "patch"?,
+  "file", "method"?, "line"?, "text"}); two records share a `patch` id (two files, one patch).
+
+Expected verdicts (each directory's expected.json) were checked with
+`patchval run --technique plain`, which compiles each patch with javac and runs the tests."""
+import json, os, textwrap
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+M = "src/main/java/org/example/calc/MathUtil.java"
+A = "src/main/java/org/example/calc/Accumulator.java"
+BUG = "        return -lo;\n"
+with open(os.path.join(HERE, M)) as f:
+    MATH = f.read()
+with open(os.path.join(HERE, A)) as f:
+    ACC = f.read()
+
+# binarySearch with its javadoc, as in the file.
+DOC = "    /**\n     * Searches the ascending array a for key."
+START = MATH.index(DOC)
+END = MATH.index("    /** Counts the rows")
+SEARCH_METHOD = MATH[START:END].rstrip() + "\n"
+# Without the javadoc, dedented, as a model returns the method.
+HEAD = "    public static int binarySearch(int[] a, int key) {\n"
+DECL = textwrap.dedent(SEARCH_METHOD[SEARCH_METHOD.index(HEAD):])
+
+
+def write(path, text):
+    path = os.path.join(HERE, path)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        f.write(text)
+
+
+def jsonl(records):
+    return "".join(json.dumps(r) + "\n" for r in records)
+
+
+# --- whole methods -------------------------------------------------------------------------
+FIXED = DECL.replace("return -lo;", "return -(lo + 1);")
+methods = [
+    # The fix, the method named.
+    {"bug_id": "calc-1", "sample": 0, "model": "gpt-4o", "file": M, "method": "binarySearch",
+     "text": FIXED},
+    # A wrong fix, the method named with its parameter types, in a Markdown fence.
+    {"bug_id": "calc-1", "sample": 1, "model": "gpt-4o", "file": M,
+     "method": "binarySearch(int[], int)",
+     "text": "```java\n" + DECL.replace("return -lo;", "return -lo - 2;") + "```"},
+    # A new javadoc and the fix with locals renamed; only a line inside the method says which.
+    {"bug_id": "calc-1", "sample": 2, "model": "gpt-4o",
+     "file": "org/example/calc/MathUtil.java", "line": 30,
+     "text": "/** Binary search; -(insertion point) - 1 when key is absent. */\n"
+             + DECL.replace("lo", "low").replace("return -low;", "return -(low + 1);")},
+    # Does not compile: a local that is not declared.
+    {"bug_id": "calc-1", "sample": 3, "model": "gpt-4o", "file": M, "method": "binarySearch",
+     "text": DECL.replace("return -lo;", "return -(lower + 1);")},
+    # One patch of two records in two files: the fix, and Accumulator.add counting twice.
+    {"bug_id": "calc-1", "sample": 4, "model": "gpt-4o", "patch": "fix-and-add", "file": M,
+     "method": "binarySearch", "text": FIXED},
+    {"bug_id": "calc-1", "sample": 4, "model": "gpt-4o", "patch": "fix-and-add", "file": A,
+     "method": "add(int)",
+     "text": "public void add(int value) {\n    total += value;\n    count += 2;\n"
+             "    if (value > max) {\n        max = value;\n    }\n}\n"},
+]
+write("llm-methods/samples.jsonl", jsonl(methods))
+write("llm-methods/expected.json", json.dumps({
+    "samples.jsonl:1": "s",
+    "samples.jsonl:2": "F",
+    "samples.jsonl:3": "s",
+    "samples.jsonl:4": "C",
+    "samples.jsonl (fix-and-add)": "F",
+}, indent=1) + "\n")
