@@ -1,7 +1,7 @@
 //! Patches as LLM-based repairers write them, read as they are (issue 66): whole replacement
-//! methods in JSON lines (`testdata/calc/llm-methods/`). Each fixture is told apart by `run`'s
-//! default `--format auto` and named with `--format`; its verdicts are plain's and the checked
-//! ones in its `expected.json`.
+//! methods in JSON lines (`testdata/calc/llm-methods/`) and SEARCH/REPLACE edit blocks
+//! (`search-replace/`). Each fixture is told apart by `run`'s default `--format auto` and named
+//! with `--format`; its verdicts are plain's and the checked ones in its `expected.json`.
 
 mod common;
 use common::*;
@@ -31,4 +31,11 @@ fn validates_with_plain_s_verdicts(dir: &str, format: &str) {
 #[test]
 fn whole_method_records_validate_with_plain_s_verdicts() {
     validates_with_plain_s_verdicts("llm-methods", "methods");
+}
+
+/// Agentic repairers' replies: SEARCH/REPLACE blocks after prose, in a ```java fence or not,
+/// SEARCH lines re-indented, blocks in two files making one patch.
+#[test]
+fn search_replace_blocks_validate_with_plain_s_verdicts() {
+    validates_with_plain_s_verdicts("search-replace", "search-replace");
 }

@@ -1,9 +1,10 @@
 //! What `run` is given, made into patch set files: ExpressAPR manifests as they are; patches
 //! as repair tools write them (edit-list manifests, unified diffs, TBar's `Patch_N.txt` files
-//! and result directories, Recoder's candidate records, LLM repairers' whole methods) read into
-//! patches, grouped into sets by location (`edits::group`) and written below the work dir's
-//! `inputs/`. Each input file is read on its own: whatever it holds, it costs at most its own
-//! patches an `E` with the file named and why, never the run (a panic in a reader included).
+//! and result directories, Recoder's candidate records, LLM repairers' whole methods and
+//! SEARCH/REPLACE blocks) read into patches, grouped into sets by location (`edits::group`) and
+//! written below the work dir's `inputs/`. Each input file is read on its own: whatever it
+//! holds, it costs at most its own patches an `E` with the file named and why, never the run (a
+//! panic in a reader included).
 
 use super::edits::{group, EditPatch, GroupError};
 use super::llm_records::{self, Kind};
@@ -40,6 +41,9 @@ pub enum Format {
     /// Whole new methods, as function-level LLM repairers write them: JSON records
     /// `{"file", "method"?, "line"?, "text", "patch"?}` (JSON lines or a JSON array).
     Methods,
+    /// SEARCH/REPLACE edit blocks, as aider and agentic repairers write them: one patch per
+    /// file, any extension.
+    SearchReplace,
 }
 
 /// The project's files as patches name them.
@@ -175,13 +179,21 @@ fn expand_inputs(args: &[String], format: Format) -> Result<Vec<PathBuf>, PatchS
             && p.file_name()
                 .and_then(|n| n.to_str())
                 .is_some_and(|n| n.starts_with("Patch"));
+        // SEARCH/REPLACE blocks are told from notes and READMEs by their content.
+        let blocks =
+            || std::fs::read_to_string(p).is_ok_and(|t| super::search_replace::is_blocks(&t));
         p.file_name().is_none_or(|n| n != "expected.json")
             && match format {
-                Format::Auto => matches!(ext, "json" | "jsonl" | "diff" | "patch") || tbar_file,
+                Format::Auto => {
+                    matches!(ext, "json" | "jsonl" | "diff" | "patch")
+                        || tbar_file
+                        || (matches!(ext, "txt" | "md") && blocks())
+                }
                 Format::Manifest => ext == "json",
                 Format::Diff => matches!(ext, "diff" | "patch" | "jsonl" | "txt"),
                 Format::Tbar => tbar_file,
                 Format::Recoder | Format::Methods => matches!(ext, "json" | "jsonl"),
+                Format::SearchReplace => blocks(),
             }
     };
     let mut out: Vec<PathBuf> = Vec::new();
@@ -236,6 +248,7 @@ fn read_input(file: &Path, format: Format, files: &Files) -> Input {
     let json = || serde_json::from_str::<serde_json::Value>(&text);
     match (format, ext) {
         (Format::Methods, _) => llm(file, &text, ext == "jsonl", Some(Kind::Method), files),
+        (Format::SearchReplace, _) => search_replace(file, &text, files),
         (Format::Diff, "jsonl") => jsonl(file, &text, files, false),
         (Format::Recoder, "jsonl") => jsonl(file, &text, files, true),
         (Format::Auto, "jsonl") if llm_records::lines_are_records(&text) => {
@@ -254,6 +267,9 @@ fn read_input(file: &Path, format: Format, files: &Files) -> Input {
             Ok(v) if llm_records::is_records(&v) => llm(file, &text, false, None, files),
             _ => manifest_or_list(file, &text, files),
         },
+        (Format::Auto, _) if super::search_replace::is_blocks(&text) => {
+            search_replace(file, &text, files)
+        }
         (Format::Auto, _) if super::tbar::is_block(&text) => tbar(file, &text, files),
         (Format::Auto, _) => one_diff(file, &text, files),
     }
@@ -301,6 +317,16 @@ fn llm(file: &Path, text: &str, lines: bool, kind: Option<Kind>, files: &Files) 
             })
             .collect(),
     }
+}
+
+/// One file of SEARCH/REPLACE blocks: one patch.
+fn search_replace(file: &Path, text: &str, files: &Files) -> Input {
+    let shown = file.display().to_string();
+    one_patch(
+        "search-replace".into(),
+        super::search_replace::parse(&shown, text, &|f| files.resolve(f)).map_err(ReadError::from),
+        shown,
+    )
 }
 
 /// One TBar patch file: a diff, or its block form.

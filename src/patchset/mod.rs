@@ -9,6 +9,7 @@ pub mod llm_records;
 pub mod probe;
 pub mod recoder;
 pub mod recoder_tree;
+pub mod search_replace;
 pub mod tbar;
 pub mod unified;
 pub mod whole_method;
@@ -54,6 +55,8 @@ pub enum ReadError {
     EditList(#[from] editlist::EditListError),
     #[error(transparent)]
     LlmRecord(#[from] llm_records::LlmRecordError),
+    #[error(transparent)]
+    SearchReplace(#[from] search_replace::BlockError),
     #[error(transparent)]
     Group(#[from] edits::GroupError),
     /// A reader panicked (with the panic's message).

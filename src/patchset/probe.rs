@@ -60,12 +60,14 @@ pub fn probe(data: &[u8]) {
                 patches.extend(ps);
             }
         }
-        // LLM repairers' records (whole methods): JSON lines, or an array.
+        // LLM repairers' records (whole methods): JSON lines, or an array; SEARCH/REPLACE
+        // blocks.
         6 | 8 => {
             let lines = which % 9 == 6;
             patches
                 .extend(super::llm_records::read("r.jsonl", &text, lines, None, &resolve).patches);
         }
+        7 => patches.extend(super::search_replace::parse("blocks.txt", &text, &resolve)),
         _ => {
             if let Ok(mut set) = super::parse(Path::new("m.json"), &text) {
                 if super::check_context(Path::new("m.json"), &mut set, FILE).is_ok() {

@@ -35,8 +35,17 @@ fn seeds() -> Vec<(u8, Vec<u8>)> {
     add(5, calc.join("tools/wholeline/binsearch_return_lines.json"));
     add(5, calc.join("patches/binsearch_return.json"));
     add(6, calc.join("llm-methods/samples.jsonl"));
+    for e in walkdir::WalkDir::new(calc.join("search-replace")).sort_by_file_name() {
+        let e = e.unwrap();
+        if e.path()
+            .extension()
+            .is_some_and(|x| x == "md" || x == "txt")
+        {
+            add(7, e.path().to_path_buf());
+        }
+    }
     assert!(
-        out.len() >= 21,
+        out.len() >= 25,
         "the seeds are where they were: {}",
         out.len()
     );
@@ -73,6 +82,9 @@ fn damage() -> impl Strategy<Value = Damage> {
                 Just(" ------ 99999999999999999999\n".to_string()),
                 Just("===Patch Code===".to_string()),
                 Just("{}[]".to_string()),
+                Just("\n<<<<<<< SEARCH\n".to_string()),
+                Just("=======\n".to_string()),
+                Just(">>>>>>> REPLACE\n".to_string()),
                 Just("```java\n".to_string()),
                 "[\\PC]{0,8}",
             ]

@@ -4,6 +4,8 @@
 - llm-methods/samples.jsonl: whole replacement methods, one JSON record per line, as
   function-level repair harnesses save a model's samples ({"bug_id", "sample", "model", "patch"?,
   "file", "method"?, "line"?, "text"}); two records share a `patch` id (two files, one patch).
+- search-replace/*.md, *.txt: SEARCH/REPLACE edit blocks as aider and agentic repairers write
+  them in a chat reply (prose, the path, a ```java fence, the block), one patch per file.
 
 Expected verdicts (each directory's expected.json) were checked with
 `patchval run --technique plain`, which compiles each patch with javac and runs the tests."""
@@ -72,4 +74,32 @@ write("llm-methods/expected.json", json.dumps({
     "samples.jsonl:3": "s",
     "samples.jsonl:4": "C",
     "samples.jsonl (fix-and-add)": "F",
+}, indent=1) + "\n")
+
+# --- SEARCH/REPLACE blocks -----------------------------------------------------------------
+def block(path, search, replace, fence=True):
+    body = "<<<<<<< SEARCH\n" + search + "=======\n" + replace + ">>>>>>> REPLACE\n"
+    return path + "\n" + ("```java\n" + body + "```\n" if fence else body)
+
+
+write("search-replace/fix.md",
+      "The not-found result is off by one: `Arrays.binarySearch` returns "
+      "`-(insertion point) - 1`.\n\n"
+      + block(M, BUG, "        return -(lo + 1);\n"))
+# SEARCH lines re-indented by the model: found with the spaces at line ends ignored.
+write("search-replace/wrong.txt",
+      block(M, "while (lo <= hi) {\n    int mid = (lo + hi) >>> 1;\n",
+            "while (lo < hi) {\n    int mid = (lo + hi) >>> 1;\n", fence=False))
+write("search-replace/two_files.md",
+      "I'll fix the search and tidy `add`.\n\n"
+      + block(M, BUG, "        return -lo - 1;\n")
+      + "\n" + block(A, "        total += value;\n", "        total = total + value;\n"))
+write("search-replace/syntax.md",
+      block(M, "        }\n        return -lo;\n    }\n",
+            "        }\n        return -(lo + 1)\n    }\n"))
+write("search-replace/expected.json", json.dumps({
+    "fix.md": "s",
+    "syntax.md": "C",
+    "two_files.md": "s",
+    "wrong.txt": "F",
 }, indent=1) + "\n")
