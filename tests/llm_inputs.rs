@@ -1,7 +1,8 @@
 //! Patches as LLM-based repairers write them, read as they are (issue 66): whole replacement
-//! methods in JSON lines (`testdata/calc/llm-methods/`) and SEARCH/REPLACE edit blocks
-//! (`search-replace/`). Each fixture is told apart by `run`'s default `--format auto` and named
-//! with `--format`; its verdicts are plain's and the checked ones in its `expected.json`.
+//! methods in JSON lines (`testdata/calc/llm-methods/`), SEARCH/REPLACE edit blocks
+//! (`search-replace/`) and method-relative diffs in JSON lines (`method-diffs/`). Each fixture
+//! is told apart by `run`'s default `--format auto` and named with `--format`; its verdicts are
+//! plain's and the checked ones in its `expected.json`.
 
 mod common;
 use common::*;
@@ -38,4 +39,12 @@ fn whole_method_records_validate_with_plain_s_verdicts() {
 #[test]
 fn search_replace_blocks_validate_with_plain_s_verdicts() {
     validates_with_plain_s_verdicts("search-replace", "search-replace");
+}
+
+/// RepairBench / elle-elle-aime diffs between temporary files of the buggy and the fixed method,
+/// their line numbers counted from the method's start, in records naming the file (and the
+/// method or a line as a hint, or neither).
+#[test]
+fn method_relative_diffs_validate_with_plain_s_verdicts() {
+    validates_with_plain_s_verdicts("method-diffs", "method-diff");
 }

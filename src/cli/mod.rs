@@ -125,11 +125,11 @@ enum Command {
         /// manifests (with or without `interface`), edit lists, Recoder's candidate records or
         /// LLM repairers' records; `.diff`/`.patch` files unified diffs; `.jsonl` files one diff
         /// (a JSON string, or an object with `diff` and `name`), one Recoder record, or one LLM
-        /// repairer's record (`file` with a whole new method in `text`) per line; `Patch*.txt`
-        /// files TBar's patches (a diff or its `===Buggy Code===` block); `.txt`/`.md` files
-        /// holding `<<<<<<< SEARCH` blocks SEARCH/REPLACE edits. Directories are searched at
-        /// every level (a TBar result directory as it is). Patches other than manifests are
-        /// grouped into sets by the location they change.
+        /// repairer's record (`file` with a whole new method in `text`, or a method-relative
+        /// `diff`) per line; `Patch*.txt` files TBar's patches (a diff or its `===Buggy Code===`
+        /// block); `.txt`/`.md` files holding `<<<<<<< SEARCH` blocks SEARCH/REPLACE edits.
+        /// Directories are searched at every level (a TBar result directory as it is). Patches
+        /// other than manifests are grouped into sets by the location they change.
         #[arg(long, value_enum, default_value = "auto")]
         format: crate::patchset::inputs::Format,
         /// The same as `--format diff`: the arguments are unified diffs, one patch each (any

@@ -1,10 +1,10 @@
 //! What `run` is given, made into patch set files: ExpressAPR manifests as they are; patches
 //! as repair tools write them (edit-list manifests, unified diffs, TBar's `Patch_N.txt` files
-//! and result directories, Recoder's candidate records, LLM repairers' whole methods and
-//! SEARCH/REPLACE blocks) read into patches, grouped into sets by location (`edits::group`) and
-//! written below the work dir's `inputs/`. Each input file is read on its own: whatever it
-//! holds, it costs at most its own patches an `E` with the file named and why, never the run (a
-//! panic in a reader included).
+//! and result directories, Recoder's candidate records, LLM repairers' whole methods,
+//! SEARCH/REPLACE blocks and method-relative diffs) read into patches, grouped into sets by
+//! location (`edits::group`) and written below the work dir's `inputs/`. Each input file is
+//! read on its own: whatever it holds, it costs at most its own patches an `E` with the file
+//! named and why, never the run (a panic in a reader included).
 
 use super::edits::{group, EditPatch, GroupError};
 use super::llm_records::{self, Kind};
@@ -44,6 +44,9 @@ pub enum Format {
     /// SEARCH/REPLACE edit blocks, as aider and agentic repairers write them: one patch per
     /// file, any extension.
     SearchReplace,
+    /// Method-relative diffs, as RepairBench and elle-elle-aime write them, in JSON records
+    /// naming the file: `{"file", "diff", "method"?, "line"?, "patch"?}`.
+    MethodDiff,
 }
 
 /// The project's files as patches name them.
@@ -192,7 +195,9 @@ fn expand_inputs(args: &[String], format: Format) -> Result<Vec<PathBuf>, PatchS
                 Format::Manifest => ext == "json",
                 Format::Diff => matches!(ext, "diff" | "patch" | "jsonl" | "txt"),
                 Format::Tbar => tbar_file,
-                Format::Recoder | Format::Methods => matches!(ext, "json" | "jsonl"),
+                Format::Recoder | Format::Methods | Format::MethodDiff => {
+                    matches!(ext, "json" | "jsonl")
+                }
                 Format::SearchReplace => blocks(),
             }
     };
@@ -248,6 +253,7 @@ fn read_input(file: &Path, format: Format, files: &Files) -> Input {
     let json = || serde_json::from_str::<serde_json::Value>(&text);
     match (format, ext) {
         (Format::Methods, _) => llm(file, &text, ext == "jsonl", Some(Kind::Method), files),
+        (Format::MethodDiff, _) => llm(file, &text, ext == "jsonl", Some(Kind::Diff), files),
         (Format::SearchReplace, _) => search_replace(file, &text, files),
         (Format::Diff, "jsonl") => jsonl(file, &text, files, false),
         (Format::Recoder, "jsonl") => jsonl(file, &text, files, true),
@@ -301,7 +307,8 @@ fn one_diff(file: &Path, text: &str, files: &Files) -> Input {
     )
 }
 
-/// LLM repairers' JSON records (whole methods): one per line when `lines`, else a JSON array.
+/// LLM repairers' JSON records (whole methods, method-relative diffs): one per line when
+/// `lines`, else a JSON array.
 fn llm(file: &Path, text: &str, lines: bool, kind: Option<Kind>, files: &Files) -> Input {
     let shown = file.display().to_string();
     let read = llm_records::read(&shown, text, lines, kind, &|f| files.resolve(f));

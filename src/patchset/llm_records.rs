@@ -1,8 +1,10 @@
 //! JSON records of LLM-based repairers (JSON lines, or a JSON array of the same records), each
-//! naming a file and giving a whole new method (`text`, read by `whole_method.rs`): telling them
-//! apart from the other JSON inputs, and records sharing a `patch` id joined into one patch.
+//! naming a file and giving a whole new method (`text`, read by `whole_method.rs`) or a diff
+//! whose line numbers count from the method's start (`diff`, read by `method_diff.rs`): telling
+//! them apart from the other JSON inputs, and records sharing a `patch` id joined into one patch.
 
 use super::edits::EditPatch;
+use super::method_diff::{self, DiffRecord, MethodDiffError};
 use super::whole_method::{self, MethodError, MethodRecord};
 use serde_json::Value;
 
@@ -24,7 +26,10 @@ pub enum LlmRecordError {
     },
     #[error("{at}: the record has no string `{wanted}`")]
     Missing { at: String, wanted: &'static str },
-    #[error("{at}: the record has no `text` (a whole new method)")]
+    #[error(
+        "{at}: the record has neither `text` (a whole new method) nor `diff` (a method-relative \
+         diff)"
+    )]
     NoContent { at: String },
     #[error("{at}: {source}")]
     Method {
@@ -32,22 +37,30 @@ pub enum LlmRecordError {
         #[source]
         source: MethodError,
     },
+    #[error("{at}: {source}")]
+    Diff {
+        at: String,
+        #[source]
+        source: MethodDiffError,
+    },
 }
 
-/// What a record holds, when the format names it (`--format methods`).
+/// What a record holds, when the format names it (`--format methods|method-diff`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
     /// `text`: a whole new method.
     Method,
+    /// `diff`: a method-relative diff.
+    Diff,
 }
 
 /// Whether `v` (an object, or an array's first element) is such a record: a string `file` with
-/// a string `text`, and none of Recoder's keys or a diff's.
+/// a string `text` or `diff`, and none of Recoder's keys.
 pub fn is_records(v: &Value) -> bool {
     let rec = |o: &Value| {
         o.get("file").is_some_and(Value::is_string)
-            && o.get("text").is_some_and(Value::is_string)
-            && o.get("diff").is_none()
+            && (o.get("text").is_some_and(Value::is_string)
+                || o.get("diff").is_some_and(Value::is_string))
             && o.get("oldcode").is_none()
             && o.get("code").is_none()
     };
@@ -189,8 +202,15 @@ fn record_edits(
                 wanted: "text",
             })
         }
+        Some(Kind::Diff) if !has("diff") => {
+            return Err(LlmRecordError::Missing {
+                at: at.into(),
+                wanted: "diff",
+            })
+        }
         Some(k) => k,
         None if has("text") => Kind::Method,
+        None if has("diff") => Kind::Diff,
         None => return Err(LlmRecordError::NoContent { at: at.into() }),
     };
     let invalid = |e: serde_path_to_error::Error<serde_json::Error>| LlmRecordError::Invalid {
@@ -207,6 +227,13 @@ fn record_edits(
                     at: at.into(),
                     source,
                 })
+        }
+        Kind::Diff => {
+            let r: DiffRecord = serde_path_to_error::deserialize(v).map_err(invalid)?;
+            method_diff::edits(&r, resolve).map_err(|source| LlmRecordError::Diff {
+                at: at.into(),
+                source,
+            })
         }
     }
 }

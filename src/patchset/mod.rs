@@ -6,6 +6,7 @@ pub mod editlist;
 pub mod edits;
 pub mod inputs;
 pub mod llm_records;
+pub mod method_diff;
 pub mod probe;
 pub mod recoder;
 pub mod recoder_tree;

@@ -60,8 +60,8 @@ pub fn probe(data: &[u8]) {
                 patches.extend(ps);
             }
         }
-        // LLM repairers' records (whole methods): JSON lines, or an array; SEARCH/REPLACE
-        // blocks.
+        // LLM repairers' records (whole methods, method-relative diffs): JSON lines, or an
+        // array; SEARCH/REPLACE blocks.
         6 | 8 => {
             let lines = which % 9 == 6;
             patches

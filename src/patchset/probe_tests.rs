@@ -35,6 +35,7 @@ fn seeds() -> Vec<(u8, Vec<u8>)> {
     add(5, calc.join("tools/wholeline/binsearch_return_lines.json"));
     add(5, calc.join("patches/binsearch_return.json"));
     add(6, calc.join("llm-methods/samples.jsonl"));
+    add(6, calc.join("method-diffs/diffs.jsonl"));
     for e in walkdir::WalkDir::new(calc.join("search-replace")).sort_by_file_name() {
         let e = e.unwrap();
         if e.path()
@@ -45,7 +46,7 @@ fn seeds() -> Vec<(u8, Vec<u8>)> {
         }
     }
     assert!(
-        out.len() >= 25,
+        out.len() >= 26,
         "the seeds are where they were: {}",
         out.len()
     );

@@ -1,7 +1,8 @@
 //! Whole replacement methods as function-level LLM repairers write them (a record naming a file,
 //! optionally the method and a line inside it, and the method's new text): the method or
 //! constructor replaced found among the file's declarations with tree-sitter, and the edit that
-//! replaces its declaration (its javadoc too when the new text brings one).
+//! replaces its declaration (its javadoc too when the new text brings one). Also the method
+//! finder `method_diff.rs` uses for its hints.
 
 use super::NotInProject;
 use crate::model::FileEdit;

@@ -147,12 +147,18 @@ fn records_of_one_patch_id_make_one_patch_and_a_bad_record_costs_its_patch() {
         bad[1].starts_with("m.jsonl (2): m.jsonl:4: ") && bad[1].contains("2 methods"),
         "{bad:?}"
     );
-    assert!(bad[2].contains("no `text`"), "{bad:?}");
+    assert!(bad[2].contains("neither `text`"), "{bad:?}");
     // A JSON array, and the format named: a record without `text` is refused.
     let array = format!("[{}]", lines.lines().take(3).collect::<Vec<_>>().join(","));
     let read = llm_records::read("m.json", &array, false, Some(Kind::Method), &resolve);
     let names: Vec<&str> = read.patches.iter().map(|p| p.name.as_str()).collect();
     assert_eq!(names, ["m.json (p1)", "m.json[2]"]);
+    let read = llm_records::read("m.json", &array, false, Some(Kind::Diff), &resolve);
+    assert!(
+        read.patches.is_empty() && read.bad.len() == 2,
+        "{:?}",
+        read.bad
+    );
 }
 
 #[test]
@@ -162,7 +168,7 @@ fn records_are_told_apart_from_other_json_inputs() {
         r#"{"file": "A.java", "text": "x"}"#
     )));
     assert!(llm_records::is_records(&v(
-        r#"[{"file": "A.java", "text": "x"}]"#
+        r#"[{"file": "A.java", "diff": "x"}]"#
     )));
     assert!(!llm_records::is_records(&v(
         r#"{"diff": "x", "name": "n"}"#

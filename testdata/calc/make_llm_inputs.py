@@ -6,10 +6,14 @@
   "file", "method"?, "line"?, "text"}); two records share a `patch` id (two files, one patch).
 - search-replace/*.md, *.txt: SEARCH/REPLACE edit blocks as aider and agentic repairers write
   them in a chat reply (prose, the path, a ```java fence, the block), one patch per file.
+- method-diffs/diffs.jsonl: method-relative diffs as RepairBench / elle-elle-aime write them
+  (difflib.unified_diff of the buggy and the fixed method's text saved as
+  /tmp/<uuid>_buggy.java and /tmp/<uuid>_fixed.java, the method dedented, line numbers counted
+  from the method's first line, its javadoc's), in records naming the file.
 
 Expected verdicts (each directory's expected.json) were checked with
 `patchval run --technique plain`, which compiles each patch with javac and runs the tests."""
-import json, os, textwrap
+import difflib, json, os, textwrap, uuid
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 M = "src/main/java/org/example/calc/MathUtil.java"
@@ -102,4 +106,37 @@ write("search-replace/expected.json", json.dumps({
     "syntax.md": "C",
     "two_files.md": "s",
     "wrong.txt": "F",
+}, indent=1) + "\n")
+
+# --- method-relative diffs -----------------------------------------------------------------
+BUGGY = textwrap.dedent(SEARCH_METHOD)
+
+
+def method_diff(fixed, seed):
+    tmp = "/tmp/" + str(uuid.UUID(int=seed))
+    return "".join(difflib.unified_diff(BUGGY.splitlines(True), fixed.splitlines(True),
+                                        tmp + "_buggy.java", tmp + "_fixed.java"))
+
+
+diffs = [
+    # The fix, the method named.
+    {"bug_id": "calc-1", "file": M, "method": "binarySearch",
+     "diff": method_diff(BUGGY.replace("return -lo;", "return -(lo + 1);"), 1)},
+    # A wrong fix, a line inside the method as the hint.
+    {"bug_id": "calc-1", "file": M, "line": 36,
+     "diff": method_diff(BUGGY.replace("return -lo;", "return -lo - 2;"), 2)},
+    # Does not compile.
+    {"bug_id": "calc-1", "file": M, "method": "binarySearch",
+     "diff": method_diff(BUGGY.replace("return -lo;", "return -(low + 1);"), 3)},
+    # Two hunks, no hint: each found by its lines alone.
+    {"bug_id": "calc-1", "file": "org/example/calc/MathUtil.java",
+     "diff": method_diff(BUGGY.replace("(lo + hi) >>> 1", "lo + (hi - lo) / 2")
+                         .replace("return -lo;", "return -lo - 1;"), 4)},
+]
+write("method-diffs/diffs.jsonl", jsonl(diffs))
+write("method-diffs/expected.json", json.dumps({
+    "diffs.jsonl:1": "s",
+    "diffs.jsonl:2": "F",
+    "diffs.jsonl:3": "C",
+    "diffs.jsonl:4": "s",
 }, indent=1) + "\n")
