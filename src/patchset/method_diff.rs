@@ -76,7 +76,11 @@ fn anchor(file: &str, text: &str, r: &DiffRecord) -> Option<usize> {
     match found {
         Some(d) => {
             let first = match &d.javadoc {
-                Some(doc) => super::line_of(text, doc.start),
+                // Counted on bytes: no slice of the text, whatever tree-sitter's offsets.
+                Some(doc) => {
+                    let before = text.as_bytes().get(..doc.start).unwrap_or_default();
+                    before.iter().filter(|&&b| b == b'\n').count() + 1
+                }
                 None => d.lines.0,
             };
             Some(first.saturating_sub(1))
