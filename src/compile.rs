@@ -270,11 +270,12 @@ pub struct LineClass {
 }
 
 /// The compiled weave made ready to run, in the classes its patches run in. Every woven patch
-/// shifting the lines after the location alike, the classes get the plainly patched files' line
+/// moving the lines alike (`FrameMap::common_shift`: the lines after the location, and those
+/// its edits of comments elsewhere move), the classes get the plainly patched files' line
 /// numbers in place (`FrameMap::plain_line`). Where they do not and a frame's line may reach an
-/// outcome (`by_delta`), each line shift gets a copy of the classes with its patched files'
-/// lines (`FrameMap::plain_line_at`) in a directory of its own beside the overlay, its patches
-/// run there: one compile, as many line tables as shifts. Elsewhere the classes keep the woven
+/// outcome (`lines_read`), each way of moving them gets a copy of the classes with its patched
+/// files' lines (`FrameMap::plain_line_at`) in a directory of its own beside the overlay, its
+/// patches run there: one compile, as many line tables as shifts. Elsewhere the classes keep the woven
 /// lines, failure details mapped back per patch (`FrameMap::rewrite`); an inline patch, whose
 /// own frames must carry plain's lines, goes to `fallback` when they cannot be.
 fn finish(
@@ -282,21 +283,21 @@ fn finish(
     plan: &Plan,
     mut woven: Woven,
     fallback: &mut BTreeMap<usize, String>,
-    by_delta: bool,
+    lines_read: bool,
 ) -> (Woven, Vec<LineClass>) {
     const NOT_PLAIN: &str = "its frames' lines could not be plain's";
     let overlay = &setup.overlay;
-    if woven.frames.common_delta().is_some() {
+    if woven.frames.common_shift().is_some() {
         let frames = &woven.frames;
         woven.frames.rewritten = lines_rewritten(overlay, overlay, |l| frames.plain_line(l));
-    } else if by_delta {
+    } else if lines_read {
         let mut classes = Vec::new();
-        for (n, (delta, patches)) in woven.frames.by_delta().into_iter().enumerate() {
+        for (n, (shift, patches)) in woven.frames.by_shift().into_iter().enumerate() {
             let name = format!("{}-{}", file_name(overlay), n + 1);
             let dir = overlay.with_file_name(name);
             let frames = &woven.frames;
             let done = reset_dir(&dir).is_ok()
-                && lines_rewritten(overlay, &dir, |l| frames.plain_line_at(delta, l));
+                && lines_rewritten(overlay, &dir, |l| frames.plain_line_at(&shift, l));
             if done {
                 classes.push(LineClass {
                     overlay: dir,
@@ -335,8 +336,8 @@ fn file_name(path: &Path) -> String {
 /// Weaves the patches `include` of `plan` and compiles until the schemata compile cleanly
 /// (normally one or two javac calls). A weave past the JVM's limits ends it with the patches
 /// still included in [`Schemata::too_large`]. `terminal` starts with the stub that ends
-/// abruptly (an earlier group of the set needed it). `by_delta`: a frame's line may reach an
-/// outcome, so patches of different line shifts run in classes of their own line table
+/// abruptly (an earlier group of the set needed it). `lines_read`: a frame's line may reach an
+/// outcome, so patches that move the lines differently run in classes of their own line table
 /// (`finish`).
 pub fn compile_schemata(
     worker: &mut Worker,
@@ -344,7 +345,7 @@ pub fn compile_schemata(
     plan: &Plan,
     mut include: Vec<usize>,
     terminal: bool,
-    by_delta: bool,
+    lines_read: bool,
 ) -> Result<Schemata, PoolError> {
     let started = Instant::now();
     let mut out = Schemata::default();
@@ -387,7 +388,7 @@ pub fn compile_schemata(
         );
         let diags = compiled.diagnostics;
         if diags.is_empty() {
-            let (woven, classes) = finish(setup, plan, woven, &mut out.fallback, by_delta);
+            let (woven, classes) = finish(setup, plan, woven, &mut out.fallback, lines_read);
             (out.woven, out.classes) = (Some(woven), classes);
             break;
         }
@@ -422,10 +423,10 @@ pub fn compile_schemata(
             }
             let mut woven = woven;
             woven.patches.retain(|i| include.contains(i));
-            woven.frames.deltas.retain(|(i, _)| include.contains(i));
-            // Their lines are plain's whatever the survivors' deltas: one class, or a copy per
-            // delta (`finish`; an inline patch makes `by_delta`).
-            let (woven, classes) = finish(setup, plan, woven, &mut out.fallback, by_delta);
+            woven.frames.shifts.retain(|(i, _)| include.contains(i));
+            // Their lines are plain's whatever the survivors' shifts: one class, or a copy per
+            // shift (`finish`; an inline patch makes `lines_read`).
+            let (woven, classes) = finish(setup, plan, woven, &mut out.fallback, lines_read);
             (out.woven, out.classes) = (Some(woven), classes);
             break;
         }

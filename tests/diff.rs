@@ -331,3 +331,85 @@ fn fixture_patches_as_diffs_keep_their_checked_verdicts() {
         assert!(woven >= 2 * fallback, "{name}: most patches are woven");
     }
 }
+
+/// Patches that reword a javadoc as well as change a method's code (a function-level repairer
+/// writes the method back with its comment) are woven on their code alone, and their frames'
+/// lines stay the plainly patched file's: in `testdata/stackwalk`, `bill` marks the line it calls
+/// `mark()` from, which the test wants at 41 of the unpatched file; a javadoc above grown by a line
+/// moves it (F) unless the code below gives the line back (s).
+#[test]
+fn javadoc_edits_beside_a_methods_code_are_left_out_of_the_weave_with_plain_s_lines() {
+    let (_tmp, project) = fixture("stackwalk");
+    let work = project.parent().unwrap().join("work");
+    init(&project, &work);
+    let file = "src/main/java/org/example/stackwalk/Meter.java";
+    let doc =
+        "    /** Records in {@link #markedAt} the line of this class's code that called it. */\n";
+    let reworded =
+        "    /** Records in {@link #markedAt} the line of the code of this class that called it. */\n";
+    let grown =
+        "    /**\n     * Records in {@link #markedAt} the line of this class's code that called it. */\n";
+    let code = "        int cost;\n        cost = units * 2;\n";
+    let patches = [
+        (
+            "same_lines",
+            reworded,
+            "        int cost;\n        cost = units * 2 + 0;\n",
+            "s",
+        ),
+        (
+            "grown",
+            grown,
+            "        int cost;\n        cost = units * 2 + 0;\n",
+            "F",
+        ),
+        (
+            "grown_given_back",
+            grown,
+            "        int cost = units * 2;\n",
+            "s",
+        ),
+        (
+            "wrong",
+            reworded,
+            "        int cost;\n        cost = units * 3;\n",
+            "F",
+        ),
+        (
+            "dropped_given_back",
+            "",
+            "        int cost;\n        cost = units * 2;\n        cost += 0;\n",
+            "s",
+        ),
+    ];
+    let list = serde_json::json!({
+        "bug": "stackwalk-doc",
+        "patches": patches.iter().map(|(name, javadoc, body, _)| serde_json::json!({
+            "name": name,
+            "edits": [
+                {"filename": file, "unpatched": doc, "patched": javadoc},
+                {"filename": file, "unpatched": code, "patched": body},
+            ],
+        })).collect::<Vec<_>>(),
+    });
+    let dir = project.join("javadoc");
+    std::fs::create_dir_all(&dir).unwrap();
+    let input = dir.join("edits.json");
+    std::fs::write(&input, serde_json::to_string_pretty(&list).unwrap()).unwrap();
+    let expected: BTreeMap<String, String> = patches
+        .iter()
+        .map(|(name, _, _, v)| (name.to_string(), v.to_string()))
+        .collect();
+    for flags in [vec![], vec!["--technique", "plain"]] {
+        let results = run_flags_ok(&work, &input, &flags, 2);
+        assert_eq!(verdicts_by_name(&work, &dir), expected, "{flags:?}");
+        if flags.is_empty() {
+            // One set, woven whole in one compile, every patch's javadoc left out.
+            assert_eq!(results.len(), 1, "{results:?}");
+            let r = &results[0];
+            assert_eq!(r.extra["woven"].as_u64(), Some(5), "{r:?}");
+            assert_eq!(r.extra["javac_invocations"].as_u64(), Some(1), "{r:?}");
+            assert_eq!(r.extra["narrowed_to_tokens"].as_u64(), Some(5), "{r:?}");
+        }
+    }
+}

@@ -106,6 +106,11 @@ pub struct Extra {
     /// hold.
     #[serde(skip_serializing_if = "is_zero")]
     pub widened: u64,
+    /// Patches whose edits that change no token (a javadoc reworded, lines re-indented, a
+    /// comment added away from the code) were left out of the weave, the set's location
+    /// narrowed to its patches' token changes (`weave::trivia`); one by one, each is whole.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub narrowed_to_tokens: u64,
     /// Why this set ran every test, when it did.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub all_tests_because: Option<String>,

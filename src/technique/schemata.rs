@@ -44,11 +44,14 @@ impl Technique for Schemata {
         self.slot.start(ctx);
         let mut v = SetValidation::new(ctx, self.slot.starts_so_far(), id, path, set, sink);
         crate::progress::phase("weaving");
-        let planned = planned(ctx, set, &mut v);
+        let (planned, narrowed) = planned(ctx, set, &mut v);
         let worker = match self.slot.worker(ctx) {
             Ok(w) => w,
             Err(why) => return unusable(path, set.patches.len(), why.to_string()),
         };
+        // What is woven: the set, or the set narrowed to its patches' token changes; one by
+        // one, each patch is compiled whole.
+        let woven_set = narrowed.as_ref().unwrap_or(set);
         let technique = match planned {
             Planned::Woven(own) => {
                 let OwnLocation {
@@ -61,29 +64,50 @@ impl Technique for Schemata {
                 match holes {
                     _ if whole => {}
                     Some((holes, members)) => {
-                        let keep: Vec<bool> = (0..set.patches.len())
+                        let keep: Vec<bool> = (0..woven_set.patches.len())
                             .map(|i| !members.contains(&i) && !in_wide(i))
                             .collect();
                         v.extra.value_holes = members.len() as u64;
-                        woven(&mut v, ctx, worker, id, set, Part::of(&plan, set, keep));
-                        let keep = keep_only(set.patches.len(), &members);
-                        woven(&mut v, ctx, worker, id, set, Part::holes(&holes, set, keep));
+                        woven(
+                            &mut v,
+                            ctx,
+                            worker,
+                            id,
+                            woven_set,
+                            Part::of(&plan, woven_set, keep),
+                        );
+                        let keep = keep_only(woven_set.patches.len(), &members);
+                        woven(
+                            &mut v,
+                            ctx,
+                            worker,
+                            id,
+                            woven_set,
+                            Part::holes(&holes, woven_set, keep),
+                        );
                     }
                     None => {
-                        let keep = (0..set.patches.len()).map(|i| !in_wide(i)).collect();
-                        woven(&mut v, ctx, worker, id, set, Part::of(&plan, set, keep));
+                        let keep = (0..woven_set.patches.len()).map(|i| !in_wide(i)).collect();
+                        woven(
+                            &mut v,
+                            ctx,
+                            worker,
+                            id,
+                            woven_set,
+                            Part::of(&plan, woven_set, keep),
+                        );
                     }
                 }
                 if let Some(mut w) = wide {
                     if whole {
-                        w.members = (0..set.patches.len()).collect();
+                        w.members = (0..woven_set.patches.len()).collect();
                     }
-                    w.weave(&mut v, ctx, worker, id, set);
+                    w.weave(&mut v, ctx, worker, id, woven_set);
                 }
                 "schemata"
             }
             Planned::Wide(w) => {
-                w.weave(&mut v, ctx, worker, id, set);
+                w.weave(&mut v, ctx, worker, id, woven_set);
                 "schemata"
             }
             Planned::Fallback => "fallback",
@@ -129,48 +153,104 @@ enum Planned {
     Fallback,
 }
 
-/// Plans `set` (the patches that go one by one entered in `v`).
-fn planned(ctx: &RunContext, set: &PatchSet, v: &mut SetValidation) -> Planned {
-    match plan(set, &mut v.extra) {
-        Ok(mut plan) => {
-            prepare(ctx, set, &mut plan, &v.extra);
-            // Patches their location cannot hold, woven on a wider one (`weave::widen`).
-            let wide = widened(ctx, set, |i| plan.excluded[i].as_deref());
-            let holes = ctx.dedup.then(|| {
-                plan.enable_tree(&ctx.state.purity);
-                hole_plan(ctx, set, &plan, &v.extra)
-            });
-            let holes = holes.flatten();
-            // One compile for the set where the wider location does all the set's own does.
-            let whole = wide
-                .as_ref()
-                .is_some_and(|w| holes.is_none() && w.dominates(&plan));
-            Planned::Woven(Box::new(OwnLocation {
-                plan,
-                wide,
-                holes,
-                whole,
-            }))
-        }
-        Err(why) => {
-            let reason = why.to_string();
-            let wide = (why == weave::scope::Unsupported::Declaration)
-                .then(|| widened(ctx, set, |_| Some(reason.as_str())))
-                .flatten();
-            match wide {
-                Some(w) => {
-                    let rest = (0..set.patches.len()).filter(|i| !w.members.contains(i));
-                    unplanned(v, set, rest, &reason);
-                    Planned::Wide(Box::new(w))
-                }
-                None => {
-                    v.extra.fallback_reasons.push(reason.clone());
-                    unplanned(v, set, 0..set.patches.len(), &reason);
-                    Planned::Fallback
-                }
-            }
+/// Plans `set` (the patches that go one by one entered in `v`). Where the set's own location
+/// cannot be planned, the set narrowed to its patches' token changes (`weave::trivia`: a
+/// javadoc reworded, lines re-indented beside a body's change) is planned instead, and returned
+/// to be woven in its place.
+fn planned(ctx: &RunContext, set: &PatchSet, v: &mut SetValidation) -> (Planned, Option<PatchSet>) {
+    let why = match plan(set, &mut v.extra) {
+        Ok(plan) => return (own_location(ctx, set, plan, v, &[]), None),
+        Err(why) => why,
+    };
+    if let Some((narrowed, remaps, reduced)) = narrowed_to_tokens(set) {
+        let planned = match plan(&narrowed, &mut v.extra) {
+            Ok(plan) => Some(own_location(ctx, &narrowed, plan, v, &remaps)),
+            Err(why) => wide_only(ctx, &narrowed, &why, v, &remaps),
+        };
+        if let Some(planned) = planned {
+            v.extra.narrowed_to_tokens = reduced as u64;
+            return (planned, Some(narrowed));
         }
     }
+    let planned = wide_only(ctx, set, &why, v, &[]).unwrap_or_else(|| {
+        let reason = why.to_string();
+        v.extra.fallback_reasons.push(reason.clone());
+        unplanned(v, set, 0..set.patches.len(), &reason);
+        Planned::Fallback
+    });
+    (planned, None)
+}
+
+/// A set whose own location cannot be planned (`why`) planned on the location widened around
+/// a declaration it changes (the patches that location cannot hold one by one); `None` when
+/// it cannot be either.
+fn wide_only(
+    ctx: &RunContext,
+    set: &PatchSet,
+    why: &weave::scope::Unsupported,
+    v: &mut SetValidation,
+    remaps: &[weave::frames::Remap],
+) -> Option<Planned> {
+    let reason = why.to_string();
+    if *why != weave::scope::Unsupported::Declaration {
+        return None;
+    }
+    let mut w = widened(ctx, set, |_| Some(reason.as_str()))?;
+    w.plan.remap_lines(remaps);
+    let rest = (0..set.patches.len()).filter(|i| !w.members.contains(i));
+    unplanned(v, set, rest, &reason);
+    Some(Planned::Wide(Box::new(w)))
+}
+
+/// `set` on the location its patches' token changes span, each patch's text there, with where
+/// each whole patched file has the lines of the file so patched and how many patches lost an
+/// edit (`weave::trivia::reduce`).
+fn narrowed_to_tokens(set: &PatchSet) -> Option<(PatchSet, Vec<weave::frames::Remap>, usize)> {
+    let src = set.original_text();
+    let r = weave::trivia::reduce(&src, set.unpatched_range(), &set.patches)?;
+    let mut narrowed = set.clone();
+    narrowed.context_above = src[..r.range.start].to_string();
+    narrowed.unpatched = src[r.range.clone()].to_string();
+    narrowed.context_below = src[r.range.end..].to_string();
+    narrowed.patches = r.patches;
+    Some((narrowed, r.remaps, r.reduced))
+}
+
+/// The plan of a set's own location made ready (`prepare`), with the wider location for the
+/// patches it cannot hold and the value holes' plan, each patch's lines moved by `remaps`
+/// (empty: as the plan has them).
+fn own_location(
+    ctx: &RunContext,
+    set: &PatchSet,
+    mut plan: weave::Plan,
+    v: &mut SetValidation,
+    remaps: &[weave::frames::Remap],
+) -> Planned {
+    plan.remap_lines(remaps);
+    prepare(ctx, set, &mut plan, &v.extra);
+    // Patches their location cannot hold, woven on a wider one (`weave::widen`).
+    let mut wide = widened(ctx, set, |i| plan.excluded[i].as_deref());
+    if let Some(w) = &mut wide {
+        w.plan.remap_lines(remaps);
+    }
+    let holes = ctx.dedup.then(|| {
+        plan.enable_tree(&ctx.state.purity);
+        hole_plan(ctx, set, &plan, &v.extra)
+    });
+    let mut holes = holes.flatten();
+    if let Some((h, _)) = &mut holes {
+        h.remap_lines(remaps);
+    }
+    // One compile for the set where the wider location does all the set's own does.
+    let whole = wide
+        .as_ref()
+        .is_some_and(|w| holes.is_none() && w.dominates(&plan));
+    Planned::Woven(Box::new(OwnLocation {
+        plan,
+        wide,
+        holes,
+        whole,
+    }))
 }
 
 /// The patches no plan holds: one by one, but for those javac's parser rejects wherever the

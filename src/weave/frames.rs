@@ -25,8 +25,8 @@ pub struct FrameMap {
     pub origins: Vec<Origin>,
     /// Line of the patched location in the original file.
     pub site_line: usize,
-    /// Per patch index: lines its statement adds (or removes) against the original's.
-    pub deltas: Vec<(usize, isize)>,
+    /// Per patch index: how its lines move from the original's (`Shift`).
+    pub shifts: Vec<(usize, Shift)>,
     /// The file's name (`Foo.java`) and package (`""` for the default package).
     pub file_name: String,
     pub package: String,
@@ -35,6 +35,51 @@ pub struct FrameMap {
     /// The compiled classes' line tables already carry the patched files' lines
     /// (`plain_line`, written by `compile`): frames need no line mapped.
     pub rewritten: bool,
+}
+
+/// How the lines of one patch's plainly patched file lie against the woven file's origins: the
+/// lines its statement adds (or removes) at the location, and where its edits of comments and
+/// blank lines elsewhere in the file (left out of the weave, `weave::trivia`) move them after.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Shift {
+    pub delta: isize,
+    pub remap: Remap,
+}
+
+/// Lines of a patched file as woven (edits that change no token left out) moved to the whole
+/// patched file's: from each listed line on (1-based, ascending), lines move by its shift.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Remap(Vec<(usize, isize)>);
+
+impl Remap {
+    /// The remap of the given (line, shift) points, in any order; points that change nothing
+    /// are dropped, so equal remaps compare equal.
+    pub fn new(mut points: Vec<(usize, isize)>) -> Remap {
+        points.sort();
+        let mut out: Vec<(usize, isize)> = Vec::new();
+        for (line, shift) in points {
+            let current = out.last().map_or(0, |&(_, s)| s);
+            if shift == current {
+                continue;
+            }
+            match out.last_mut() {
+                Some(last) if last.0 == line => last.1 = shift,
+                _ => out.push((line, shift)),
+            }
+        }
+        Remap(out)
+    }
+
+    /// Where line `line` of the woven patched file is in the whole patched file.
+    pub fn apply(&self, line: usize) -> usize {
+        let at = self.0.partition_point(|&(l, _)| l <= line);
+        let shift = at.checked_sub(1).map_or(0, |k| self.0[k].1);
+        (line as isize + shift).max(1) as usize
+    }
+
+    pub fn is_identity(&self) -> bool {
+        self.0.is_empty()
+    }
 }
 
 /// 1-based line of a byte offset, given the sorted byte offsets where lines start.
@@ -100,61 +145,67 @@ impl FrameMap {
         if self.rewritten {
             return Some(line);
         }
-        let delta = self
-            .deltas
+        let default = Shift::default();
+        let shift = self
+            .shifts
             .iter()
             .find(|(p, _)| *p == patch)
-            .map_or(0, |(_, d)| *d);
-        Some(match *self.origins.get(line.checked_sub(1)?)? {
+            .map_or(&default, |(_, s)| s);
+        let woven = match *self.origins.get(line.checked_sub(1)?)? {
             Origin::Before(l) => l,
-            Origin::After(l) => (l as isize + delta).max(1) as usize,
+            Origin::After(l) => (l as isize + shift.delta).max(1) as usize,
             Origin::Site => self.site_line,
             Origin::Patch(p, k) if p == patch => self.site_line + k,
             Origin::Patch(..) => self.site_line,
-        })
+        };
+        Some(shift.remap.apply(woven))
     }
 
-    /// The one line shift every woven patch gives the lines after the location, when they share
-    /// it (`None` when two patches change the number of lines differently: no single line table
-    /// can then be every patched file's).
-    /// The woven patches by the line shift they give the lines after the location, in order of
-    /// first appearance.
-    pub fn by_delta(&self) -> Vec<(isize, Vec<usize>)> {
-        let mut out: Vec<(isize, Vec<usize>)> = Vec::new();
-        for &(p, d) in &self.deltas {
-            match out.iter_mut().find(|(e, _)| *e == d) {
-                Some((_, ps)) => ps.push(p),
-                None => out.push((d, vec![p])),
+    /// The woven patches by how they move the lines (`Shift`), in order of first appearance:
+    /// one line table for each.
+    pub fn by_shift(&self) -> Vec<(Shift, Vec<usize>)> {
+        let mut out: Vec<(Shift, Vec<usize>)> = Vec::new();
+        for (p, d) in &self.shifts {
+            match out.iter_mut().find(|(e, _)| e == d) {
+                Some((_, ps)) => ps.push(*p),
+                None => out.push((d.clone(), vec![*p])),
             }
         }
         out
     }
 
-    pub fn common_delta(&self) -> Option<isize> {
-        let first = self.deltas.first().map_or(0, |&(_, d)| d);
-        self.deltas
+    /// The one way every woven patch moves the lines, when they share it (`None` when two
+    /// move them differently: no single line table can then be every patched file's).
+    pub fn common_shift(&self) -> Option<Shift> {
+        let first = self
+            .shifts
+            .first()
+            .map(|(_, s)| s.clone())
+            .unwrap_or_default();
+        self.shifts
             .iter()
-            .all(|&(_, d)| d == first)
+            .all(|(_, s)| *s == first)
             .then_some(first)
     }
 
-    /// The class-file line for woven line `line` when every woven patch shares the line shift
-    /// (`common_delta`): each patch's own lines as its patched file's, the lines around the
+    /// The class-file line for woven line `line` when every woven patch moves the lines alike
+    /// (`common_shift`): each patch's own lines as its patched file's, the lines around the
     /// location as every patched file's; what a `LineNumberTable` rewrite
     /// (`bytecode::lines::rewrite`) gives a woven class so that its frames carry plain's lines.
     pub fn plain_line(&self, line: usize) -> Option<usize> {
-        self.plain_line_at(self.common_delta()?, line)
+        self.plain_line_at(&self.common_shift()?, line)
     }
 
-    /// [`FrameMap::plain_line`] for the woven patches that shift the lines after the location
-    /// by `delta`: the line table of the class file those patches alone run in.
-    pub fn plain_line_at(&self, delta: isize, line: usize) -> Option<usize> {
-        Some(match *self.origins.get(line.checked_sub(1)?)? {
+    /// [`FrameMap::plain_line`] for the woven patches that move the lines by `shift`: the line
+    /// table of the class file those patches alone run in.
+    pub fn plain_line_at(&self, shift: &Shift, line: usize) -> Option<usize> {
+        let woven = match *self.origins.get(line.checked_sub(1)?)? {
             Origin::Before(l) => l,
-            Origin::After(l) => (l as isize + delta).max(1) as usize,
+            Origin::After(l) => (l as isize + shift.delta).max(1) as usize,
             Origin::Site => self.site_line,
             Origin::Patch(_, k) => self.site_line + k,
-        })
+        };
+        Some(shift.remap.apply(woven))
     }
 
     /// `detail` with every frame of this file (`pkg.Cls.m(File.java:N)`) rewritten for the file

@@ -22,6 +22,7 @@ pub mod split;
 pub mod stack;
 pub mod syntax;
 pub mod tokens;
+pub mod trivia;
 pub mod value;
 pub mod widen;
 
@@ -126,6 +127,9 @@ pub struct Plan {
     /// Set when the location's initialiser block was made a method only for planning
     /// (`in_place`): every weave puts it back.
     unhoist: Option<in_place::Unhoist>,
+    /// Per patch: where its whole patched file has the lines of the file planned (the same but
+    /// where edits that change no token were left out of the set, `trivia`).
+    remaps: Vec<frames::Remap>,
 }
 
 /// Which generated member a line belongs to.
@@ -226,6 +230,7 @@ pub fn plan(src: &str, range: Range<usize>, patches: &[String]) -> Result<Plan, 
         package,
         class_name: None,
         unhoist: None,
+        remaps: vec![frames::Remap::default(); patches.len()],
     })
 }
 
@@ -272,6 +277,14 @@ impl Plan {
                     *inline = Some(why.clone());
                 }
             }
+        }
+    }
+
+    /// Where each patch's whole patched file has the lines of the file this plan patches
+    /// (`trivia::reduce`: a set whose patches' edits that change no token were left out).
+    pub fn remap_lines(&mut self, remaps: &[frames::Remap]) {
+        for (mine, theirs) in self.remaps.iter_mut().zip(remaps) {
+            *mine = theirs.clone();
         }
     }
 
@@ -452,7 +465,16 @@ impl Plan {
         let frames = frames::FrameMap {
             origins: layout.origins(&text),
             site_line: frames::line_at(&frames::line_starts(&self.src), site.target.start),
-            deltas: include.iter().map(|&i| (i, self.line_delta(i))).collect(),
+            shifts: include
+                .iter()
+                .map(|&i| {
+                    let shift = frames::Shift {
+                        delta: self.line_delta(i),
+                        remap: self.remaps[i].clone(),
+                    };
+                    (i, shift)
+                })
+                .collect(),
             file_name: String::new(),
             package: self.package.clone(),
             method: site.frame_method().to_string(),

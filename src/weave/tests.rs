@@ -434,7 +434,7 @@ fn a_class_line_table_for_patches_that_shift_lines_alike() {
     let line_of =
         |text: &str, needle: &str| text[..text.find(needle).unwrap()].matches('\n').count() + 1;
     let site = line_of(CALC, "total += v;");
-    assert_eq!(w.frames.common_delta(), Some(0));
+    assert_eq!(w.frames.common_shift(), Some(frames::Shift::default()));
     assert_eq!(w.frames.plain_line(8), Some(8));
     assert_eq!(
         w.frames.plain_line(line_of(&w.text, "return total;")),
@@ -450,16 +450,24 @@ fn a_class_line_table_for_patches_that_shift_lines_alike() {
         &["total += v + 1;", "total += v;\n        total--;"],
     );
     let w = plan.weave(&[0, 1], false, false, 0).unwrap();
-    assert_eq!(w.frames.common_delta(), None);
+    assert_eq!(w.frames.common_shift(), None);
     assert_eq!(w.frames.plain_line(8), None);
     // One table per shift instead, for the classes each shift's patches run in.
-    assert_eq!(w.frames.by_delta(), vec![(0, vec![0]), (1, vec![1])]);
+    let shift = |delta| frames::Shift {
+        delta,
+        remap: frames::Remap::default(),
+    };
+    assert_eq!(
+        w.frames.by_shift(),
+        vec![(shift(0), vec![0]), (shift(1), vec![1])]
+    );
     let after = line_of(&w.text, "return total;");
     let plain = line_of(CALC, "return total;");
-    assert_eq!(w.frames.plain_line_at(0, after), Some(plain));
-    assert_eq!(w.frames.plain_line_at(1, after), Some(plain + 1));
+    assert_eq!(w.frames.plain_line_at(&shift(0), after), Some(plain));
+    assert_eq!(w.frames.plain_line_at(&shift(1), after), Some(plain + 1));
     assert_eq!(
-        w.frames.plain_line_at(1, line_of(&w.text, "total--;")),
+        w.frames
+            .plain_line_at(&shift(1), line_of(&w.text, "total--;")),
         Some(site + 1)
     );
 }
