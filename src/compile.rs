@@ -362,11 +362,11 @@ pub fn compile_schemata(
             }
         };
         out.javac_invocations += 1;
-        // Generated methods and context copies, not an inline patch's statements.
+        // Generated methods, context copies and added methods, not an inline patch's statements.
         let prunable = woven
             .units
             .iter()
-            .filter(|u| u.kind == UnitKind::Context || plan.inline[u.patch].is_none())
+            .filter(|u| u.kind != UnitKind::Patch || plan.inline[u.patch].is_none())
             .map(|u| (*u.lines.start(), *u.lines.end()))
             .collect();
         // Context copies never run: left out of the class files (as from round 2's), which then
@@ -404,10 +404,14 @@ pub fn compile_schemata(
                     removed = true;
                 }
                 Some(u) => {
+                    let what = match u.kind {
+                        UnitKind::Helper => "a method it adds",
+                        _ => "its generated method",
+                    };
                     if !out.compile_errors.contains_key(&u.patch) {
-                        out.fallback.entry(u.patch).or_insert_with(|| {
-                            format!("its generated method does not compile: {}", d.message)
-                        });
+                        out.fallback
+                            .entry(u.patch)
+                            .or_insert_with(|| format!("{what} does not compile: {}", d.message));
                     }
                     removed = true;
                 }

@@ -413,3 +413,122 @@ fn javadoc_edits_beside_a_methods_code_are_left_out_of_the_weave_with_plain_s_li
         }
     }
 }
+
+/// Private helpers a patch adds beside its code are woven as members of their own, each with
+/// its patch: in `testdata/calc`, fixes of `binarySearch`'s `return -lo;` through a helper (one
+/// right, one wrong, one whose helper does not compile, one with a javadoc edit too). Helpers
+/// another patch names, or not private, leave their patches whole (validated one by one).
+#[test]
+fn private_helpers_added_beside_the_code_are_woven_with_plain_s_verdicts() {
+    let (_tmp, project) = fixture("calc");
+    let work = project.parent().unwrap().join("work");
+    init(&project, &work);
+    let file = "src/main/java/org/example/calc/MathUtil.java";
+    let code = "        return -lo;\n    }\n";
+    let with =
+        |call: &str, helper: &str| format!("        return {call};\n    }}\n\n    {helper}\n");
+    let patches = [
+        (
+            "fix_helper",
+            with(
+                "notFound(lo)",
+                "private static int notFound(int lo) {\n        return -(lo + 1);\n    }",
+            ),
+            "s",
+        ),
+        (
+            "wrong_helper",
+            with(
+                "miss(lo)",
+                "private static int miss(int lo) {\n        return -lo - 2;\n    }",
+            ),
+            "F",
+        ),
+        (
+            "broken_helper",
+            with(
+                "absent(lo)",
+                "private static int absent(int lo) {\n        return \"x\";\n    }",
+            ),
+            "C",
+        ),
+        (
+            "same_name_right",
+            with(
+                "-plusOne(lo)",
+                "private static int plusOne(int lo) {\n        return lo + 1;\n    }",
+            ),
+            "s",
+        ),
+        (
+            "same_name_wrong",
+            with(
+                "-plusOne(lo)",
+                "private static int plusOne(int lo) {\n        return lo + 2;\n    }",
+            ),
+            "F",
+        ),
+        (
+            "not_private",
+            with(
+                "outside(lo)",
+                "static int outside(int lo) {\n        return -(lo + 1);\n    }",
+            ),
+            "s",
+        ),
+    ];
+    let mut listed: Vec<Value> = patches
+        .iter()
+        .map(|(name, text, _)| {
+            serde_json::json!({
+                "name": name,
+                "edits": [{"filename": file, "unpatched": code, "patched": text}],
+            })
+        })
+        .collect();
+    listed.push(serde_json::json!({
+        "name": "javadoc_and_helper",
+        "edits": [
+            {"filename": file, "unpatched": "exactly like java.util.Arrays.binarySearch.\n",
+             "patched": "exactly like\n     * java.util.Arrays.binarySearch.\n"},
+            {"filename": file, "unpatched": code,
+             "patched": with("inserted(lo)", "private static int inserted(int lo) {\n        return -lo - 1;\n    }")},
+        ],
+    }));
+    let list = serde_json::json!({"bug": "calc-helpers", "patches": listed});
+    let dir = project.join("helpers");
+    std::fs::create_dir_all(&dir).unwrap();
+    let input = dir.join("edits.json");
+    std::fs::write(&input, serde_json::to_string_pretty(&list).unwrap()).unwrap();
+    let mut expected: BTreeMap<String, String> = patches
+        .iter()
+        .map(|(name, _, v)| (name.to_string(), v.to_string()))
+        .collect();
+    expected.insert("javadoc_and_helper".into(), "s".into());
+    for flags in [vec![], vec!["--technique", "plain"]] {
+        let results = run_flags_ok(&work, &input, &flags, 2);
+        assert_eq!(verdicts_by_name(&work, &dir), expected, "{flags:?}");
+        if flags.is_empty() {
+            let woven: u64 = results
+                .iter()
+                .map(|r| r.extra["woven"].as_u64().unwrap_or(0))
+                .sum();
+            // fix, wrong and javadoc_and_helper run woven; broken's helper is javac's C.
+            assert!(woven >= 3, "{results:?}");
+            let reasons: Vec<String> = latest_details(&work)
+                .iter()
+                .filter_map(|d| d["one_by_one"].as_str().map(str::to_string))
+                .collect();
+            assert!(
+                reasons
+                    .iter()
+                    .any(|r| r.contains("a name another patch of the set uses")),
+                "{reasons:?}"
+            );
+            assert!(
+                reasons.iter().any(|r| r.contains("not private")),
+                "{reasons:?}"
+            );
+        }
+    }
+}

@@ -159,20 +159,44 @@ enum Planned {
 /// to be woven in its place.
 fn planned(ctx: &RunContext, set: &PatchSet, v: &mut SetValidation) -> (Planned, Option<PatchSet>) {
     let why = match plan(set, &mut v.extra) {
-        Ok(plan) => return (own_location(ctx, set, plan, v, &[]), None),
+        Ok(plan) => {
+            // Patches the location cannot hold (a helper added beside the code, a javadoc
+            // edited with it) may be held by the narrowed set's: the plan holding more wins.
+            let unheld = |p: &weave::Plan| {
+                (0..p.excluded.len())
+                    .filter(|&i| p.excluded[i].is_some() && p.certain[i].is_none())
+                    .count()
+            };
+            let before = unheld(&plan);
+            if before > 0 {
+                if let Some((narrowed, apart, reduced)) = narrowed_to_tokens(set) {
+                    let mut extra = v.extra.clone();
+                    if let Ok(mut other) = super::planning::plan(&narrowed, &mut extra) {
+                        apart.apply(&mut other);
+                        if unheld(&other) < before {
+                            v.extra = extra;
+                            v.extra.narrowed_to_tokens = reduced as u64;
+                            let own = own_location(ctx, &narrowed, other, v, &apart);
+                            return (own, Some(narrowed));
+                        }
+                    }
+                }
+            }
+            return (own_location(ctx, set, plan, v, &Apart::default()), None);
+        }
         Err(why) => why,
     };
-    if let Some((narrowed, remaps, reduced)) = narrowed_to_tokens(set) {
+    if let Some((narrowed, apart, reduced)) = narrowed_to_tokens(set) {
         let planned = match plan(&narrowed, &mut v.extra) {
-            Ok(plan) => Some(own_location(ctx, &narrowed, plan, v, &remaps)),
-            Err(why) => wide_only(ctx, &narrowed, &why, v, &remaps),
+            Ok(plan) => Some(own_location(ctx, &narrowed, plan, v, &apart)),
+            Err(why) => wide_only(ctx, &narrowed, &why, v, &apart),
         };
         if let Some(planned) = planned {
             v.extra.narrowed_to_tokens = reduced as u64;
             return (planned, Some(narrowed));
         }
     }
-    let planned = wide_only(ctx, set, &why, v, &[]).unwrap_or_else(|| {
+    let planned = wide_only(ctx, set, &why, v, &Apart::default()).unwrap_or_else(|| {
         let reason = why.to_string();
         v.extra.fallback_reasons.push(reason.clone());
         unplanned(v, set, 0..set.patches.len(), &reason);
@@ -189,23 +213,47 @@ fn wide_only(
     set: &PatchSet,
     why: &weave::scope::Unsupported,
     v: &mut SetValidation,
-    remaps: &[weave::frames::Remap],
+    apart: &Apart,
 ) -> Option<Planned> {
     let reason = why.to_string();
     if *why != weave::scope::Unsupported::Declaration {
         return None;
     }
     let mut w = widened(ctx, set, |_| Some(reason.as_str()))?;
-    w.plan.remap_lines(remaps);
+    apart.apply(&mut w.plan);
+    w.members.retain(|&i| w.plan.excluded[i].is_none());
     let rest = (0..set.patches.len()).filter(|i| !w.members.contains(i));
     unplanned(v, set, rest, &reason);
     Some(Planned::Wide(Box::new(w)))
 }
 
-/// `set` on the location its patches' token changes span, each patch's text there, with where
-/// each whole patched file has the lines of the file so patched and how many patches lost an
-/// edit (`weave::trivia::reduce`).
-fn narrowed_to_tokens(set: &PatchSet) -> Option<(PatchSet, Vec<weave::frames::Remap>, usize)> {
+/// What a narrowed set's patches keep apart from their text at its location
+/// (`weave::trivia::reduce`); empty for a set woven as it is.
+#[derive(Default)]
+struct Apart {
+    /// Where each whole patched file has the lines of the file so narrowed.
+    remaps: Vec<weave::frames::Remap>,
+    /// The methods each patch adds beside its code.
+    helpers: Vec<Vec<weave::trivia::Helper>>,
+    /// Why a patch is left whole (validated one by one).
+    left: Vec<Option<String>>,
+}
+
+impl Apart {
+    fn apply(&self, plan: &mut weave::Plan) {
+        plan.remap_lines(&self.remaps);
+        plan.add_helpers(&self.helpers);
+        for (excluded, left) in plan.excluded.iter_mut().zip(&self.left) {
+            if let (None, Some(why)) = (&excluded, left) {
+                *excluded = Some(why.clone());
+            }
+        }
+    }
+}
+
+/// `set` on the location its patches' token changes span, each patch's text there, with what
+/// they keep apart and how many patches lost an edit (`weave::trivia::reduce`).
+fn narrowed_to_tokens(set: &PatchSet) -> Option<(PatchSet, Apart, usize)> {
     let src = set.original_text();
     let r = weave::trivia::reduce(&src, set.unpatched_range(), &set.patches)?;
     let mut narrowed = set.clone();
@@ -213,33 +261,40 @@ fn narrowed_to_tokens(set: &PatchSet) -> Option<(PatchSet, Vec<weave::frames::Re
     narrowed.unpatched = src[r.range.clone()].to_string();
     narrowed.context_below = src[r.range.end..].to_string();
     narrowed.patches = r.patches;
-    Some((narrowed, r.remaps, r.reduced))
+    let apart = Apart {
+        remaps: r.remaps,
+        helpers: r.helpers,
+        left: r.left,
+    };
+    Some((narrowed, apart, r.reduced))
 }
 
 /// The plan of a set's own location made ready (`prepare`), with the wider location for the
-/// patches it cannot hold and the value holes' plan, each patch's lines moved by `remaps`
+/// patches it cannot hold and the value holes' plan, each patch's lines, methods added and whether it is left whole as `apart` says
 /// (empty: as the plan has them).
 fn own_location(
     ctx: &RunContext,
     set: &PatchSet,
     mut plan: weave::Plan,
     v: &mut SetValidation,
-    remaps: &[weave::frames::Remap],
+    apart: &Apart,
 ) -> Planned {
-    plan.remap_lines(remaps);
+    apart.apply(&mut plan);
     prepare(ctx, set, &mut plan, &v.extra);
     // Patches their location cannot hold, woven on a wider one (`weave::widen`).
     let mut wide = widened(ctx, set, |i| plan.excluded[i].as_deref());
     if let Some(w) = &mut wide {
-        w.plan.remap_lines(remaps);
+        apart.apply(&mut w.plan);
+        w.members.retain(|&i| w.plan.excluded[i].is_none());
     }
     let holes = ctx.dedup.then(|| {
         plan.enable_tree(&ctx.state.purity);
         hole_plan(ctx, set, &plan, &v.extra)
     });
     let mut holes = holes.flatten();
-    if let Some((h, _)) = &mut holes {
-        h.remap_lines(remaps);
+    if let Some((h, members)) = &mut holes {
+        apart.apply(h);
+        members.retain(|&i| h.excluded[i].is_none());
     }
     // One compile for the set where the wider location does all the set's own does.
     let whole = wide

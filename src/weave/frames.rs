@@ -16,6 +16,8 @@ pub enum Origin {
     Site,
     /// Line `k` (0-based) of patch `p`'s statement, in its generated method.
     Patch(usize, usize),
+    /// Line `l` of patch `p`'s whole patched file: a method it adds, woven as it wrote it.
+    Exact(usize, usize),
 }
 
 /// The line map of one woven file and what a frame in it must look like.
@@ -107,6 +109,9 @@ pub struct Layout<'a> {
     pub tail: usize,
     /// Per patch: the woven byte range of its patched statement.
     pub statements: Vec<(usize, Range<usize>)>,
+    /// The methods patches add: the patch, the woven byte range, the line of the whole patched
+    /// file it starts on.
+    pub helpers: Vec<(usize, Range<usize>, usize)>,
 }
 
 impl Layout<'_> {
@@ -117,7 +122,9 @@ impl Layout<'_> {
         line_starts(woven)
             .into_iter()
             .map(|b| {
-                if let Some((p, r)) = self.statements.iter().find(|(_, r)| r.contains(&b)) {
+                if let Some((p, r, line)) = self.helpers.iter().find(|(_, r, _)| r.contains(&b)) {
+                    Origin::Exact(*p, line + woven[r.start..b].matches('\n').count())
+                } else if let Some((p, r)) = self.statements.iter().find(|(_, r)| r.contains(&b)) {
                     Origin::Patch(*p, woven[r.start..b].matches('\n').count())
                 } else if b < self.target.start {
                     Origin::Before(orig(b))
@@ -152,11 +159,12 @@ impl FrameMap {
             .find(|(p, _)| *p == patch)
             .map_or(&default, |(_, s)| s);
         let woven = match *self.origins.get(line.checked_sub(1)?)? {
+            Origin::Exact(p, l) if p == patch => return Some(l),
             Origin::Before(l) => l,
             Origin::After(l) => (l as isize + shift.delta).max(1) as usize,
             Origin::Site => self.site_line,
             Origin::Patch(p, k) if p == patch => self.site_line + k,
-            Origin::Patch(..) => self.site_line,
+            Origin::Patch(..) | Origin::Exact(..) => self.site_line,
         };
         Some(shift.remap.apply(woven))
     }
@@ -204,6 +212,7 @@ impl FrameMap {
             Origin::After(l) => (l as isize + shift.delta).max(1) as usize,
             Origin::Site => self.site_line,
             Origin::Patch(_, k) => self.site_line + k,
+            Origin::Exact(_, l) => return Some(l),
         };
         Some(shift.remap.apply(woven))
     }

@@ -215,7 +215,7 @@ fn members_in<'t>(body: Node<'t>, range: &Range<usize>) -> Vec<Node<'t>> {
 
 /// A method's or constructor's text up to its body: modifiers, annotations, type parameters,
 /// result, name, parameters and `throws`, whitespace-normalised.
-fn header(n: &Node, text: &str) -> String {
+pub(super) fn header(n: &Node, text: &str) -> String {
     let end = n
         .child_by_field_name("body")
         .map_or(n.end_byte(), |b| b.start_byte());
@@ -225,7 +225,7 @@ fn header(n: &Node, text: &str) -> String {
         .join(" ")
 }
 
-fn is_private(n: Node, text: &str) -> bool {
+pub(super) fn is_private(n: Node, text: &str) -> bool {
     let mut cur = n.walk();
     let modifiers = n.children(&mut cur).find(|c| c.kind() == "modifiers");
     modifiers.is_some_and(|m| {

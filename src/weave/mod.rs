@@ -3,6 +3,7 @@
 //! context copy of the enclosing method (so javac judges it exactly as in the plain file); the
 //! original statement becomes a stub that asks the runtime which patch to run.
 
+pub mod added;
 pub mod completion;
 pub mod eligible;
 pub mod emit;
@@ -130,6 +131,9 @@ pub struct Plan {
     /// Per patch: where its whole patched file has the lines of the file planned (the same but
     /// where edits that change no token were left out of the set, `trivia`).
     remaps: Vec<frames::Remap>,
+    /// Per patch: the methods it adds beside its code (`added`), woven after the generated
+    /// members when it is.
+    helpers: Vec<Vec<trivia::Helper>>,
 }
 
 /// Which generated member a line belongs to.
@@ -139,6 +143,8 @@ pub enum UnitKind {
     Patch,
     /// The never-run copy of the enclosing method with the patch in place.
     Context,
+    /// A method the patch adds beside its code (`added`), as it wrote it.
+    Helper,
 }
 
 /// A generated member and the lines it occupies (1-based, inclusive).
@@ -231,6 +237,7 @@ pub fn plan(src: &str, range: Range<usize>, patches: &[String]) -> Result<Plan, 
         class_name: None,
         unhoist: None,
         remaps: vec![frames::Remap::default(); patches.len()],
+        helpers: vec![Vec::new(); patches.len()],
     })
 }
 
@@ -284,6 +291,13 @@ impl Plan {
     /// (`trivia::reduce`: a set whose patches' edits that change no token were left out).
     pub fn remap_lines(&mut self, remaps: &[frames::Remap]) {
         for (mine, theirs) in self.remaps.iter_mut().zip(remaps) {
+            *mine = theirs.clone();
+        }
+    }
+
+    /// The methods each patch adds beside its code (`trivia::reduce`), woven with it.
+    pub fn add_helpers(&mut self, helpers: &[Vec<trivia::Helper>]) {
+        for (mine, theirs) in self.helpers.iter_mut().zip(helpers) {
             *mine = theirs.clone();
         }
     }
@@ -438,6 +452,16 @@ impl Plan {
                 spans.push((p.index, UnitKind::Context, start..text.len()));
             }
         }
+        let mut helpers = Vec::new();
+        for p in &woven {
+            for h in &self.helpers[p.index] {
+                let start = text.len();
+                text.push_str(&h.text);
+                text.push('\n');
+                spans.push((p.index, UnitKind::Helper, start..text.len()));
+                helpers.push((p.index, start..text.len(), h.line));
+            }
+        }
         let tail = text.len();
         text.push_str(&self.src[site.method.end..]);
         let errors = syntax_errors(&text);
@@ -461,6 +485,7 @@ impl Plan {
             generated,
             tail,
             statements,
+            helpers,
         };
         let frames = frames::FrameMap {
             origins: layout.origins(&text),

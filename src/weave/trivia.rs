@@ -25,6 +25,19 @@ pub struct Reduced {
     pub remaps: Vec<Remap>,
     /// How many patches lost an edit (the others' texts are as they were, cut to the range).
     pub reduced: usize,
+    /// Per patch: the methods it adds beside its code, woven as members of their own.
+    pub helpers: Vec<Vec<Helper>>,
+    /// Per patch: why it is left whole (its text here is the original's: it is not woven).
+    pub left: Vec<Option<String>>,
+}
+
+/// A method a patch adds (`added`): its declaration and the line of the whole patched file it
+/// starts on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Helper {
+    pub name: String,
+    pub text: String,
+    pub line: usize,
 }
 
 /// One token of a file: its grammar kind and where it is. String and character literals are
@@ -42,6 +55,15 @@ fn is_comment(kind: &str) -> bool {
 /// The tokens of `text` in order, or `None` when it does not parse or something other than
 /// whitespace and comments lies between two of them.
 fn tokens(p: &mut tree_sitter::Parser, text: &str) -> Option<Vec<Token>> {
+    tokens_but(p, text, &[])
+}
+
+/// [`tokens`], the nodes within `hidden` (methods a patch adds, woven apart) read as comments.
+fn tokens_but(
+    p: &mut tree_sitter::Parser,
+    text: &str,
+    hidden: &[Range<usize>],
+) -> Option<Vec<Token>> {
     let tree = p.parse(text, None)?;
     let mut out = Vec::new();
     let mut gaps_ok = true;
@@ -49,11 +71,15 @@ fn tokens(p: &mut tree_sitter::Parser, text: &str) -> Option<Vec<Token>> {
     let mut cursor = tree.walk();
     'walk: loop {
         let n = cursor.node();
+        let unseen = is_comment(n.kind())
+            || hidden
+                .iter()
+                .any(|h| h.start <= n.start_byte() && n.end_byte() <= h.end);
         let whole = n.child_count() == 0
             || matches!(n.kind(), "string_literal" | "character_literal")
-            || is_comment(n.kind());
+            || unseen;
         if whole {
-            if !is_comment(n.kind()) {
+            if !unseen {
                 out.push(Token {
                     kind: n.kind_id(),
                     range: n.byte_range(),
@@ -87,7 +113,7 @@ fn same_tokens(a: &[Token], a_text: &str, b: &[Token], b_text: &str) -> bool {
 
 /// One patch's token change: the byte range of the original it replaces and the range of the
 /// whole patched file that replaces it.
-#[derive(Clone)]
+#[derive(Clone, Debug)]
 struct Change {
     original: Range<usize>,
     patched: Range<usize>,
@@ -150,63 +176,68 @@ fn may_drop(dropped: &str) -> bool {
     dropped.is_ascii() && !dropped.contains("\\u") && !dropped.contains("@deprecated")
 }
 
-/// `range` of `src` narrowed to where the patches' tokens change, with each patch's text there
-/// and its lines mapped back; `None` when no patch has an edit that changes no token away from
-/// the others' changes (nothing to narrow), or the original does not read as tokens.
+/// One patch as `reduce` reads it.
+struct Read {
+    full: String,
+    change: Option<Change>,
+    hidden: Vec<Range<usize>>,
+    helpers: Vec<Helper>,
+    left: Option<String>,
+    reduced: String,
+    remap: Remap,
+}
+
+/// `range` of `src` narrowed to where the patches' tokens change, with each patch's text there,
+/// its lines mapped back and the methods it adds (`added`) apart; `None` when no patch has an
+/// edit to leave out (nothing to narrow) or the original does not read as tokens. A patch that
+/// cannot be narrowed so is left whole (`Reduced::left`).
 pub fn reduce(src: &str, range: Range<usize>, patches: &[String]) -> Option<Reduced> {
     let mut p = super::parser();
     let o = tokens(&mut p, src)?;
-    let mut changes = Vec::new();
-    for patch in patches {
-        let full = format!("{}{patch}{}", &src[..range.start], &src[range.end..]);
-        let whole = Change {
-            original: range.clone(),
-            patched: range.start..range.start + patch.len(),
-        };
-        let c = match tokens(&mut p, &full) {
-            Some(f) if may_drop(patch) && may_drop(&src[range.clone()]) => {
-                change(&o, src, &f, &full).map(|c| tight(src, &full, c))
-            }
-            _ => Some(whole),
-        };
-        changes.push((full, c));
+    let mut read: Vec<Read> = patches
+        .iter()
+        .map(|patch| read_patch(&mut p, src, &o, &range, patch))
+        .collect();
+    // A method one patch adds must be named by no other patch (it would reach it, woven).
+    for (i, r) in read.iter_mut().enumerate() {
+        let clash = r.helpers.iter().find(|h| {
+            patches
+                .iter()
+                .enumerate()
+                .any(|(j, t)| j != i && mentions(t, &h.name))
+        });
+        if let Some(h) = clash {
+            r.left = Some(format!(
+                "the patch adds the method `{}`, a name another patch of the set uses",
+                h.name
+            ));
+        }
     }
     // The narrowed location: whole lines around every patch's change.
-    let lo = changes
-        .iter()
-        .flat_map(|(_, c)| c)
-        .map(|c| c.original.start)
-        .min()?;
-    let hi = changes
-        .iter()
-        .flat_map(|(_, c)| c)
-        .map(|c| c.original.end)
-        .max()?;
+    let kept = || {
+        read.iter()
+            .filter(|r| r.left.is_none())
+            .flat_map(|r| &r.change)
+    };
+    let lo = kept().map(|c| c.original.start).min()?;
+    let hi = kept().map(|c| c.original.end).max()?;
     let lo = src[..lo].rfind('\n').map_or(0, |i| i + 1);
     let hi = if hi > lo && src.as_bytes()[hi - 1] == b'\n' {
         hi
     } else {
         src[hi..].find('\n').map_or(src.len(), |i| hi + i + 1)
     };
-    let mut reduced_files = Vec::new();
     let mut texts = Vec::new();
-    for (full, c) in &changes {
-        // The reduced file: the original but for the change.
-        let reduced = match c {
-            Some(c) => format!(
-                "{}{}{}",
-                &src[..c.original.start],
-                &full[c.patched.clone()],
-                &src[c.original.end..]
-            ),
-            None => src.to_string(),
-        };
-        let tail = reduced.len().checked_sub(src.len() - hi)?;
-        if tail < lo || reduced[..lo] != src[..lo] || reduced[tail..] != src[hi..] {
+    for r in &read {
+        if r.left.is_some() {
+            texts.push(src[lo..hi].to_string());
+            continue;
+        }
+        let tail = r.reduced.len().checked_sub(src.len() - hi)?;
+        if tail < lo || r.reduced[..lo] != src[..lo] || r.reduced[tail..] != src[hi..] {
             return None;
         }
-        texts.push(reduced[lo..tail].to_string());
-        reduced_files.push(reduced);
+        texts.push(r.reduced[lo..tail].to_string());
     }
     // The whitespace every text starts and ends with stays in the file (the weaver takes a
     // location from its first token to its last).
@@ -221,33 +252,110 @@ pub fn reduce(src: &str, range: Range<usize>, patches: &[String]) -> Option<Redu
         .map(|t| common_prefix(&unpatched[lead..], &t[lead.min(t.len())..], false))
         .min()
         .unwrap_or(0);
-    let range_out = lo + lead..hi - trail;
-    if range_out.is_empty() || range_out == range {
+    let narrowed = lo + lead..hi - trail;
+    if narrowed.is_empty() {
         return None;
     }
     let mut out = Reduced {
-        range: range_out,
+        range: narrowed,
         patches: Vec::new(),
         remaps: Vec::new(),
         reduced: 0,
+        helpers: Vec::new(),
+        left: Vec::new(),
     };
-    for ((reduced, text), (full, _)) in reduced_files.iter().zip(&texts).zip(&changes) {
-        let map = if reduced == full {
-            Remap::default()
-        } else {
-            match (tokens(&mut p, reduced), tokens(&mut p, full)) {
-                (Some(r), Some(f)) if same_tokens(&r, reduced, &f, full) => {
-                    out.reduced += 1;
-                    remap(&r, reduced, &f, full)
-                }
-                // The tokens do not read alike: no narrowing is sure for this set.
-                _ => return None,
-            }
-        };
+    for (r, text) in read.into_iter().zip(&texts) {
+        if r.left.is_none() && r.reduced != r.full {
+            out.reduced += 1;
+        }
         out.patches.push(text[lead..text.len() - trail].to_string());
-        out.remaps.push(map);
+        let kept = r.left.is_none();
+        out.remaps
+            .push(if kept { r.remap } else { Remap::default() });
+        out.helpers.push(if kept { r.helpers } else { Vec::new() });
+        out.left.push(r.left);
     }
     (out.reduced > 0).then_some(out)
+}
+
+/// One patch read: its whole patched file, its token change with the methods it adds hidden,
+/// the file it reduces to and that file's lines mapped to the whole one's, or why it is left.
+fn read_patch(
+    p: &mut tree_sitter::Parser,
+    src: &str,
+    o: &[Token],
+    range: &Range<usize>,
+    patch: &str,
+) -> Read {
+    let full = format!("{}{patch}{}", &src[..range.start], &src[range.end..]);
+    let mut r = Read {
+        change: None,
+        hidden: Vec::new(),
+        helpers: Vec::new(),
+        left: None,
+        reduced: src.to_string(),
+        remap: Remap::default(),
+        full,
+    };
+    if !may_drop(patch) || !may_drop(&src[range.clone()]) {
+        r.left = Some(LEFT_TEXT.to_string());
+        return r;
+    }
+    let region = range.start..range.start + patch.len();
+    let added = match super::added::added_methods(src, &r.full, region) {
+        Ok(added) => added,
+        Err(why) => {
+            r.left = Some(why.to_string());
+            return r;
+        }
+    };
+    r.hidden = added.iter().map(|a| a.range.clone()).collect();
+    let starts = line_starts(&r.full);
+    r.helpers = added
+        .iter()
+        .map(|a| Helper {
+            name: a.name.clone(),
+            text: r.full[a.range.clone()].to_string(),
+            line: line_at(&starts, a.range.start),
+        })
+        .collect();
+    let Some(f) = tokens_but(p, &r.full, &r.hidden) else {
+        r.left = Some(LEFT_TOKENS.to_string());
+        return r;
+    };
+    r.change = change(o, src, &f, &r.full).map(|c| tight(src, &r.full, c));
+    if let Some(c) = &r.change {
+        r.reduced = format!(
+            "{}{}{}",
+            &src[..c.original.start],
+            &r.full[c.patched.clone()],
+            &src[c.original.end..]
+        );
+    }
+    match tokens(p, &r.reduced) {
+        Some(t) if same_tokens(&t, &r.reduced, &f, &r.full) => {
+            r.remap = remap(&t, &r.reduced, &f, &r.full);
+        }
+        _ => r.left = Some(LEFT_TOKENS.to_string()),
+    }
+    r
+}
+
+/// Why a patch is left whole: text javac reads otherwise than its tokens.
+const LEFT_TEXT: &str =
+    "the patch's text outside its code holds `@deprecated`, a `\\u` escape or a character outside ASCII";
+
+/// Why a patch is left whole: its tokens without its edits outside its code are not its own.
+const LEFT_TOKENS: &str = "the patch's code does not read the same without its other edits";
+
+/// Whether `text` holds `name` as a word (a conservative reading: comments and strings count).
+fn mentions(text: &str, name: &str) -> bool {
+    let ident = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
+    text.match_indices(name).any(|(at, _)| {
+        let before = text[..at].chars().next_back();
+        let after = text[at + name.len()..].chars().next();
+        !before.is_some_and(ident) && !after.is_some_and(ident)
+    })
 }
 
 /// A change without the whitespace its two sides start or end with alike.
@@ -368,5 +476,50 @@ mod tests {
         assert!(r.remaps[0].is_identity());
         assert_eq!(r.remaps[1].apply(6), 4);
         assert_eq!(r.reduced, 1);
+    }
+}
+
+#[cfg(test)]
+mod helper_tests {
+    use super::*;
+
+    const SRC: &str = "class A {\n    int f(int x) {\n        return x + 1;\n    }\n\n    int g() { return 2; }\n}\n";
+
+    #[test]
+    fn a_helper_is_taken_apart_and_a_patch_that_cannot_be_is_left_whole() {
+        let at = SRC.find("    int f").unwrap();
+        let range = at..SRC.find("    }\n").unwrap() + 6;
+        let helper = "    int f(int x) {\n        return twice(x) + 1;\n    }\n\n    private static int twice(int x) {\n        return 2 * x;\n    }\n";
+        let plain = "    int f(int x) {\n        return x + 2;\n    }\n";
+        let public = "    int f(int x) {\n        return thrice(x);\n    }\n    int thrice(int x) { return 3 * x; }\n";
+        let r = reduce(SRC, range, &[helper, plain, public].map(String::from)).unwrap();
+        assert_eq!(&SRC[r.range.clone()], "return x + 1;");
+        assert_eq!(r.patches[0], "return twice(x) + 1;");
+        assert_eq!(r.patches[1], "return x + 2;");
+        assert_eq!(r.helpers[0].len(), 1);
+        assert_eq!(r.helpers[0][0].name, "twice");
+        assert_eq!(r.helpers[0][0].line, 6);
+        assert!(r.helpers[0][0].text.starts_with("private static int twice"));
+        // Lines after the helper move by its lines in the whole file.
+        assert_eq!(r.remaps[0].apply(6), 10);
+        assert!(r.remaps[1].is_identity());
+        assert_eq!(r.left[0], None);
+        assert_eq!(r.left[1], None);
+        assert!(r.left[2].as_deref().unwrap().contains("not private"));
+        assert_eq!(r.patches[2], "return x + 1;");
+        assert_eq!(r.reduced, 1);
+    }
+
+    #[test]
+    fn a_helper_another_patch_names_leaves_its_patch_whole() {
+        let at = SRC.find("    int f").unwrap();
+        let range = at..SRC.find("    }\n").unwrap() + 6;
+        let a = "    int f(int x) {\n        return twice(x);\n    }\n    private int twice(int x) { return 2 * x; }\n";
+        let b = "    int f(int x) {\n        return twice(x) + 1;\n    }\n    private int twice(int x) { return x + x; }\n";
+        let c = "    int f(int x) {\n        return half(x);\n    }\n    private int half(int x) { return x / 2; }\n";
+        let r = reduce(SRC, range, &[a, b, c].map(String::from)).unwrap();
+        assert!(r.left[0].is_some() && r.left[1].is_some());
+        assert_eq!(r.left[2], None);
+        assert_eq!(r.patches[2], "return half(x);");
     }
 }
