@@ -220,8 +220,7 @@ fn wide_only(
         return None;
     }
     let mut w = widened(ctx, set, |_| Some(reason.as_str()))?;
-    apart.apply(&mut w.plan);
-    w.members.retain(|&i| w.plan.excluded[i].is_none());
+    apart.again(ctx, &mut w);
     let rest = (0..set.patches.len()).filter(|i| !w.members.contains(i));
     unplanned(v, set, rest, &reason);
     Some(Planned::Wide(Box::new(w)))
@@ -240,6 +239,22 @@ struct Apart {
 }
 
 impl Apart {
+    /// `apply` to a widened location's plan, made ready before (`planning::widened`): whether
+    /// a patch runs inline, and through the tree, decided again with the methods it adds.
+    fn again(&self, ctx: &RunContext, w: &mut Wide) {
+        if self.left.is_empty() {
+            return;
+        }
+        self.apply(&mut w.plan);
+        w.plan.inline_stack_exposed(&ctx.state.purity);
+        if ctx.dedup {
+            w.plan.enable_tree(&ctx.state.purity);
+        }
+        w.members.retain(|&i| w.plan.excluded[i].is_none());
+    }
+
+    /// The narrowing's remaps, added methods and patches left whole given to `plan`; call
+    /// before `prepare`.
     fn apply(&self, plan: &mut weave::Plan) {
         plan.remap_lines(&self.remaps);
         plan.add_helpers(&self.helpers);
@@ -284,8 +299,7 @@ fn own_location(
     // Patches their location cannot hold, woven on a wider one (`weave::widen`).
     let mut wide = widened(ctx, set, |i| plan.excluded[i].as_deref());
     if let Some(w) = &mut wide {
-        apart.apply(&mut w.plan);
-        w.members.retain(|&i| w.plan.excluded[i].is_none());
+        apart.again(ctx, w);
     }
     let holes = ctx.dedup.then(|| {
         plan.enable_tree(&ctx.state.purity);
@@ -293,8 +307,10 @@ fn own_location(
     });
     let mut holes = holes.flatten();
     if let Some((h, members)) = &mut holes {
+        // A value hole weaves an expression: a patch with a method of its own stays out.
         apart.apply(h);
-        members.retain(|&i| h.excluded[i].is_none());
+        members
+            .retain(|&i| h.excluded[i].is_none() && apart.helpers.get(i).is_none_or(Vec::is_empty));
     }
     // One compile for the set where the wider location does all the set's own does.
     let whole = wide

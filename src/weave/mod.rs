@@ -259,8 +259,16 @@ impl Plan {
                 // Inline, its frames are plain's, and its lines too once the class's line table
                 // is rewritten (`FrameMap::plain_line`, which needs every patch of its group to
                 // shift the lines after the location alike: `line_delta`).
-                self.inline[i] =
-                    stack::stack_exposure(stmt, &self.site, &fields, class_name.as_deref(), oracle);
+                let exposed = |text: &str| {
+                    stack::stack_exposure(text, &self.site, &fields, class_name.as_deref(), oracle)
+                };
+                // A method the patch adds runs called from its code: read as a local class.
+                self.inline[i] = exposed(stmt).or_else(|| {
+                    self.helpers[i].iter().find_map(|h| {
+                        exposed(&format!("class __PvAdded {{\n{}\n}}", h.text))
+                            .map(|why| format!("a method it adds, `{}`: {why}", h.name))
+                    })
+                });
             }
         }
         let blank = match &self.unhoist {

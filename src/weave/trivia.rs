@@ -213,6 +213,40 @@ pub fn reduce(src: &str, range: Range<usize>, patches: &[String]) -> Option<Redu
             ));
         }
     }
+    // One location holds the changes of one member: the member most patches change is the
+    // set's, the patches changing another (or several) left whole.
+    let tree = p.parse(src, None)?;
+    let members: Vec<Option<usize>> = read
+        .iter()
+        .map(|r| {
+            let c = r.change.as_ref()?;
+            member_of(tree.root_node(), &c.original)
+        })
+        .collect();
+    let mut counts: Vec<(usize, usize)> = Vec::new();
+    for m in members.iter().zip(&read).filter(|(_, r)| r.left.is_none()) {
+        if let (Some(m), _) = m {
+            match counts.iter_mut().find(|(k, _)| k == m) {
+                Some((_, n)) => *n += 1,
+                None => counts.push((*m, 1)),
+            }
+        }
+    }
+    let chosen = counts
+        .iter()
+        .max_by_key(|(k, n)| (*n, std::cmp::Reverse(*k)))?
+        .0;
+    for (r, m) in read.iter_mut().zip(&members) {
+        if r.left.is_none() && r.change.is_some() && *m != Some(chosen) {
+            r.left = Some(
+                match m {
+                    Some(_) => "the patch changes another member than the one the set is woven in",
+                    None => "the patch changes several members",
+                }
+                .to_string(),
+            );
+        }
+    }
     // The narrowed location: whole lines around every patch's change.
     let kept = || {
         read.iter()
@@ -276,6 +310,33 @@ pub fn reduce(src: &str, range: Range<usize>, patches: &[String]) -> Option<Redu
         out.left.push(r.left);
     }
     (out.reduced > 0).then_some(out)
+}
+
+/// The start of the innermost method, constructor or initialiser of `root` holding `range`.
+fn member_of(root: tree_sitter::Node, range: &Range<usize>) -> Option<usize> {
+    let mut n = root.descendant_for_byte_range(range.start, range.end)?;
+    loop {
+        let holds = n.start_byte() <= range.start && range.end <= n.end_byte();
+        if holds
+            && matches!(
+                n.kind(),
+                "method_declaration"
+                    | "constructor_declaration"
+                    | "static_initializer"
+                    | "field_declaration"
+            )
+        {
+            return Some(n.start_byte());
+        }
+        if n.kind() == "class_body" && holds {
+            // Between members (an instance initialiser's block is one, below).
+            return None;
+        }
+        if n.kind() == "block" && holds && n.parent().is_some_and(|p| p.kind() == "class_body") {
+            return Some(n.start_byte());
+        }
+        n = n.parent()?;
+    }
 }
 
 /// One patch read: its whole patched file, its token change with the methods it adds hidden,
@@ -521,5 +582,23 @@ mod helper_tests {
         assert!(r.left[0].is_some() && r.left[1].is_some());
         assert_eq!(r.left[2], None);
         assert_eq!(r.patches[2], "return half(x);");
+    }
+
+    #[test]
+    fn a_patch_changing_another_method_is_left_whole_and_the_rest_narrowed() {
+        let range = 0..SRC.len();
+        let body = SRC.replace("return x + 1;", "return x + 3;");
+        let doc = SRC
+            .replace("    int f(", "    // f\n    int f(")
+            .replace("x + 1", "x - 1");
+        let two = SRC
+            .replace("return x + 1;", "return x + 2;")
+            .replace("return 2;", "return 3;");
+        let r = reduce(SRC, range, &[body, doc, two]).unwrap();
+        assert_eq!(&SRC[r.range.clone()], "return x + 1;");
+        assert_eq!(r.patches[0], "return x + 3;");
+        assert_eq!(r.patches[1], "return x - 1;");
+        assert_eq!(r.remaps[1].apply(3), 4);
+        assert!(r.left[2].as_deref().unwrap().contains("several members"));
     }
 }
