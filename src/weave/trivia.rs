@@ -602,3 +602,76 @@ mod helper_tests {
         assert!(r.left[2].as_deref().unwrap().contains("several members"));
     }
 }
+
+#[cfg(test)]
+mod props {
+    use super::*;
+    use proptest::prelude::*;
+
+    const SRC: &str = "class A {\n    /** Doc. */\n    int f(int x) {\n        int y = x + 1; // one\n        return y;\n    }\n\n    int g() { return 2; }\n}\n";
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+
+        /// Any patch texts (comments, braces, helpers, other scripts, escapes spliced into the
+        /// method): no panic, and every patch not left whole reads as its whole patched file
+        /// token for token once put back at the narrowed location.
+        #[test]
+        fn narrowing_never_panics_and_keeps_every_patch_s_tokens(
+            cuts in prop::collection::vec((0usize..120, prop_oneof![
+                Just("/* c */".to_string()),
+                Just("// c\n".to_string()),
+                Just("\n    ".to_string()),
+                Just("}".to_string()),
+                Just("{".to_string()),
+                Just(" private int h(int v) { return v; }\n".to_string()),
+                Just("é".to_string()),
+                Just("\\u0041".to_string()),
+                Just("x + 2".to_string()),
+                Just("\"s\"".to_string()),
+            ]), 1..4),
+            patches in 1usize..4,
+        ) {
+            let start = SRC.find("    /**").unwrap();
+            let end = SRC.find("\n\n    int g").unwrap() + 1;
+            let original = &SRC[start..end];
+            let texts: Vec<String> = (0..patches)
+                .map(|k| {
+                    // A token change every patch makes, and the pieces around it.
+                    let mut t = original.replace("x + 1", &format!("x + {}", k + 2));
+                    for (at, piece) in cuts.iter().skip(k % cuts.len()) {
+                        let mut at = (*at).min(t.len());
+                        while !t.is_char_boundary(at) {
+                            at -= 1;
+                        }
+                        t.insert_str(at, piece);
+                    }
+                    t
+                })
+                .collect();
+            if let Some(r) = reduce(SRC, start..end, &texts) {
+                let mut p = super::super::parser();
+                for (i, text) in r.patches.iter().enumerate() {
+                    if r.left[i].is_some() {
+                        continue;
+                    }
+                    let narrowed = format!("{}{text}{}", &SRC[..r.range.start], &SRC[r.range.end..]);
+                    let full = format!("{}{}{}", &SRC[..start], texts[i], &SRC[end..]);
+                    let hidden: Vec<Range<usize>> = Vec::new();
+                    let a = tokens(&mut p, &narrowed).unwrap();
+                    let helpers = &r.helpers[i];
+                    let hidden: Vec<Range<usize>> = if helpers.is_empty() {
+                        hidden
+                    } else {
+                        helpers
+                            .iter()
+                            .filter_map(|h| full.find(&h.text).map(|s| s..s + h.text.len()))
+                            .collect()
+                    };
+                    let b = tokens_but(&mut p, &full, &hidden).unwrap();
+                    prop_assert!(same_tokens(&a, &narrowed, &b, &full), "{text:?} vs {:?}", texts[i]);
+                }
+            }
+        }
+    }
+}
