@@ -1,6 +1,7 @@
 //! What of a set is woven where, for `technique::schemata`: the set's own plan (a declaration
 //! split in place, an initialiser hoisted into a method), a value hole's, and a widened
-//! location's for the patches the set's own cannot hold (`weave::widen`).
+//! location's for the patches the set's own cannot hold (`weave::widen`); a set narrowed to its
+//! patches' token changes and what they keep apart (`weave::trivia`).
 
 use super::RunContext;
 use crate::model::{Extra, PatchSet};
@@ -319,6 +320,64 @@ fn guarded_name(
         "the patch names the field `{hit}`, which an initialiser may not read where a method \
          may (declared later, itself, or a blank final): validated alone"
     ))
+}
+
+/// What a narrowed set's patches keep apart from their text at its location
+/// (`weave::trivia::reduce`); empty for a set woven as it is.
+#[derive(Default)]
+pub(super) struct Apart {
+    /// Where each whole patched file has the lines of the file so narrowed.
+    pub(super) remaps: Vec<weave::frames::Remap>,
+    /// The methods each patch adds beside its code.
+    pub(super) helpers: Vec<Vec<weave::trivia::Helper>>,
+    /// Why a patch is left whole (validated one by one).
+    pub(super) left: Vec<Option<String>>,
+}
+
+impl Apart {
+    /// `apply` to a widened location's plan, made ready before (`planning::widened`): whether
+    /// a patch runs inline, and through the tree, decided again with the methods it adds.
+    pub(super) fn again(&self, ctx: &RunContext, w: &mut Wide) {
+        if self.left.is_empty() {
+            return;
+        }
+        self.apply(&mut w.plan);
+        w.plan.inline_stack_exposed(&ctx.state.purity);
+        if ctx.dedup {
+            w.plan.enable_tree(&ctx.state.purity);
+        }
+        w.members.retain(|&i| w.plan.excluded[i].is_none());
+    }
+
+    /// The narrowing's remaps, added methods and patches left whole given to `plan`; call
+    /// before `prepare`.
+    pub(super) fn apply(&self, plan: &mut weave::Plan) {
+        plan.remap_lines(&self.remaps);
+        plan.add_helpers(&self.helpers);
+        for (excluded, left) in plan.excluded.iter_mut().zip(&self.left) {
+            if let (None, Some(why)) = (&excluded, left) {
+                *excluded = Some(why.clone());
+            }
+        }
+    }
+}
+
+/// `set` on the location its patches' token changes span, each patch's text there, with what
+/// they keep apart and how many patches lost an edit (`weave::trivia::reduce`).
+pub(super) fn narrowed_to_tokens(set: &PatchSet) -> Option<(PatchSet, Apart, usize)> {
+    let src = set.original_text();
+    let r = weave::trivia::reduce(&src, set.unpatched_range(), &set.patches)?;
+    let mut narrowed = set.clone();
+    narrowed.context_above = src[..r.range.start].to_string();
+    narrowed.unpatched = src[r.range.clone()].to_string();
+    narrowed.context_below = src[r.range.end..].to_string();
+    narrowed.patches = r.patches;
+    let apart = Apart {
+        remaps: r.remaps,
+        helpers: r.helpers,
+        left: r.left,
+    };
+    Some((narrowed, apart, r.reduced))
 }
 
 #[cfg(test)]

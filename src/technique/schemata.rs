@@ -6,7 +6,9 @@
 use super::fallback::one_by_one;
 use super::groups;
 pub use super::groups::{GROUP, GROUP_TEXT};
-use super::planning::{hole_plan, keep_only, plan, prepare, widened, Wide};
+use super::planning::{
+    hole_plan, keep_only, narrowed_to_tokens, plan, prepare, widened, Apart, Wide,
+};
 use super::validation::{SetValidation, Slot};
 use super::{unusable, RunContext, Sink, Technique};
 use crate::compile::compile_schemata;
@@ -229,64 +231,6 @@ fn wide_only(
     let rest = (0..set.patches.len()).filter(|i| !w.members.contains(i));
     unplanned(v, set, rest, &reason);
     Some(Planned::Wide(Box::new(w)))
-}
-
-/// What a narrowed set's patches keep apart from their text at its location
-/// (`weave::trivia::reduce`); empty for a set woven as it is.
-#[derive(Default)]
-struct Apart {
-    /// Where each whole patched file has the lines of the file so narrowed.
-    remaps: Vec<weave::frames::Remap>,
-    /// The methods each patch adds beside its code.
-    helpers: Vec<Vec<weave::trivia::Helper>>,
-    /// Why a patch is left whole (validated one by one).
-    left: Vec<Option<String>>,
-}
-
-impl Apart {
-    /// `apply` to a widened location's plan, made ready before (`planning::widened`): whether
-    /// a patch runs inline, and through the tree, decided again with the methods it adds.
-    fn again(&self, ctx: &RunContext, w: &mut Wide) {
-        if self.left.is_empty() {
-            return;
-        }
-        self.apply(&mut w.plan);
-        w.plan.inline_stack_exposed(&ctx.state.purity);
-        if ctx.dedup {
-            w.plan.enable_tree(&ctx.state.purity);
-        }
-        w.members.retain(|&i| w.plan.excluded[i].is_none());
-    }
-
-    /// The narrowing's remaps, added methods and patches left whole given to `plan`; call
-    /// before `prepare`.
-    fn apply(&self, plan: &mut weave::Plan) {
-        plan.remap_lines(&self.remaps);
-        plan.add_helpers(&self.helpers);
-        for (excluded, left) in plan.excluded.iter_mut().zip(&self.left) {
-            if let (None, Some(why)) = (&excluded, left) {
-                *excluded = Some(why.clone());
-            }
-        }
-    }
-}
-
-/// `set` on the location its patches' token changes span, each patch's text there, with what
-/// they keep apart and how many patches lost an edit (`weave::trivia::reduce`).
-fn narrowed_to_tokens(set: &PatchSet) -> Option<(PatchSet, Apart, usize)> {
-    let src = set.original_text();
-    let r = weave::trivia::reduce(&src, set.unpatched_range(), &set.patches)?;
-    let mut narrowed = set.clone();
-    narrowed.context_above = src[..r.range.start].to_string();
-    narrowed.unpatched = src[r.range.clone()].to_string();
-    narrowed.context_below = src[r.range.end..].to_string();
-    narrowed.patches = r.patches;
-    let apart = Apart {
-        remaps: r.remaps,
-        helpers: r.helpers,
-        left: r.left,
-    };
-    Some((narrowed, apart, r.reduced))
 }
 
 /// The plan of a set's own location made ready (`prepare`), with the wider location for the
