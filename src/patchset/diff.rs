@@ -59,6 +59,56 @@ fn project_path(name: &str, exists: &dyn Fn(&str) -> bool) -> String {
     name.strip_prefix("./").unwrap_or(name).to_string()
 }
 
+/// The edits of one hunk located at line `at` (0-based) of `original` (whose line starts are
+/// `starts`): each run of removed and added lines between context lines is one edit, added
+/// lines ending in `end_line`, the new file's last line without its newline where the diff says.
+pub(super) fn hunk_edits(
+    hunk: &unified::Hunk,
+    at: usize,
+    starts: &[usize],
+    original: &str,
+    filename: &str,
+    end_line: &str,
+) -> Vec<FileEdit> {
+    let mut edits = Vec::new();
+    let mut k = at;
+    let mut block: Option<(usize, usize, String)> = None;
+    let mut flush = |block: &mut Option<(usize, usize, String)>| {
+        if let Some((from, to, mut patched)) = block.take() {
+            let at = |l: usize| starts.get(l).copied().unwrap_or(original.len());
+            let (s, e) = (at(from), at(to));
+            if e == original.len() && hunk.new_missing_newline {
+                patched.truncate(patched.trim_end_matches(['\r', '\n']).len());
+            }
+            edits.push(FileEdit {
+                filename: filename.to_string(),
+                start: s,
+                unpatched: original.get(s..e).unwrap_or("").to_string(),
+                patched,
+            });
+        }
+    };
+    for l in &hunk.lines {
+        match l {
+            Line::Context(_) => {
+                flush(&mut block);
+                k += 1;
+            }
+            Line::Remove(_) => {
+                block.get_or_insert((k, k, String::new())).1 += 1;
+                k += 1;
+            }
+            Line::Add(s) => {
+                let b = block.get_or_insert((k, k, String::new()));
+                b.2.push_str(s);
+                b.2.push_str(end_line);
+            }
+        }
+    }
+    flush(&mut block);
+    edits
+}
+
 /// Lines of `text` with the byte offset each starts at (and one past the end).
 fn line_starts(text: &str) -> Vec<usize> {
     let mut starts = vec![0];
@@ -162,43 +212,10 @@ pub fn parse(
                     line: hunk.line,
                 })?;
             not_before = at + expected.len();
-            // Each run of removed and added lines between context lines is one edit.
             let end_line = if crlf { "\r\n" } else { "\n" };
-            let mut k = at;
-            let mut block: Option<(usize, usize, String)> = None;
-            let mut flush = |block: &mut Option<(usize, usize, String)>| {
-                if let Some((from, to, mut patched)) = block.take() {
-                    let (s, e) = (starts[from], starts[to]);
-                    // The new file's last line: its newline as the diff says.
-                    if e == original.len() && hunk.new_missing_newline {
-                        patched.truncate(patched.trim_end_matches(['\r', '\n']).len());
-                    }
-                    edits.push(FileEdit {
-                        filename: filename.clone(),
-                        start: s,
-                        unpatched: original[s..e].to_string(),
-                        patched,
-                    });
-                }
-            };
-            for l in &hunk.lines {
-                match l {
-                    Line::Context(_) => {
-                        flush(&mut block);
-                        k += 1;
-                    }
-                    Line::Remove(_) => {
-                        block.get_or_insert((k, k, String::new())).1 += 1;
-                        k += 1;
-                    }
-                    Line::Add(s) => {
-                        let b = block.get_or_insert((k, k, String::new()));
-                        b.2.push_str(s);
-                        b.2.push_str(end_line);
-                    }
-                }
-            }
-            flush(&mut block);
+            edits.extend(hunk_edits(
+                hunk, at, &starts, &original, &filename, end_line,
+            ));
         }
     }
     if edits.is_empty() {

@@ -186,38 +186,9 @@ pub fn edits(r: &DiffRecord, resolve: super::Resolve) -> Result<Vec<FileEdit>, M
                 }
             };
             not_before = at + expected.len();
-            // Each run of removed and added lines between context lines is one edit.
-            let mut k = at;
-            let mut block: Option<(usize, usize, String)> = None;
-            let mut flush = |block: &mut Option<(usize, usize, String)>| {
-                if let Some((from, to, patched)) = block.take() {
-                    let (s, e) = (starts[from], starts[to]);
-                    edits.push(FileEdit {
-                        filename: filename.clone(),
-                        start: s,
-                        unpatched: text.get(s..e).unwrap_or("").to_string(),
-                        patched,
-                    });
-                }
-            };
-            for l in &hunk.lines {
-                match l {
-                    Line::Context(_) => {
-                        flush(&mut block);
-                        k += 1;
-                    }
-                    Line::Remove(_) => {
-                        block.get_or_insert((k, k, String::new())).1 += 1;
-                        k += 1;
-                    }
-                    Line::Add(s) => {
-                        let b = block.get_or_insert((k, k, String::new()));
-                        b.2.push_str(s);
-                        b.2.push_str(end_line);
-                    }
-                }
-            }
-            flush(&mut block);
+            edits.extend(super::diff::hunk_edits(
+                hunk, at, &starts, &text, &filename, end_line,
+            ));
         }
     }
     if edits.is_empty() {
