@@ -77,6 +77,25 @@ pub struct NotInProject {
     pub root: PathBuf,
 }
 
+/// A project of one file, for the readers' tests: `text` at `path`, named by any name that ends
+/// in its file name; any other name is not in the project.
+#[cfg(test)]
+pub(crate) fn one_file(
+    path: &str,
+    text: &str,
+    name: &str,
+) -> Result<(String, String), NotInProject> {
+    let file = path.rsplit('/').next().unwrap_or(path);
+    if name.ends_with(file) {
+        Ok((path.to_string(), text.to_string()))
+    } else {
+        Err(NotInProject {
+            name: name.to_string(),
+            root: ".".into(),
+        })
+    }
+}
+
 /// Why a name cannot be a source file of the project ([`filename_problem`]).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum FilenameProblem {
