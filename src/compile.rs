@@ -362,11 +362,16 @@ pub fn compile_schemata(
             }
         };
         out.javac_invocations += 1;
-        // Generated methods, context copies and added methods, not an inline patch's statements.
+        // Generated methods, context copies and added methods, not an inline patch's statements
+        // nor its code in another method.
         let prunable = woven
             .units
             .iter()
-            .filter(|u| u.kind != UnitKind::Patch || plan.inline[u.patch].is_none())
+            .filter(|u| match u.kind {
+                UnitKind::Patch => plan.inline[u.patch].is_none(),
+                UnitKind::Branch => false,
+                UnitKind::Context | UnitKind::Helper => true,
+            })
             .map(|u| (*u.lines.start(), *u.lines.end()))
             .collect();
         // Context copies never run: left out of the class files (as from round 2's), which then
@@ -406,6 +411,7 @@ pub fn compile_schemata(
                 Some(u) => {
                     let what = match u.kind {
                         UnitKind::Helper => "a method it adds",
+                        UnitKind::Branch => "its version of another method, woven there,",
                         _ => "its generated method",
                     };
                     if !out.compile_errors.contains_key(&u.patch) {

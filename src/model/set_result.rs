@@ -111,6 +111,10 @@ pub struct Extra {
     /// narrowed to its patches' token changes (`weave::trivia`); one by one, each is whole.
     #[serde(skip_serializing_if = "is_zero")]
     pub narrowed_to_tokens: u64,
+    /// Patches woven with their changes of other methods' bodies than the set's location, each
+    /// inline in its method beside the original body (`weave::sites`).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub other_methods: u64,
     /// Why this set ran every test, when it did.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub all_tests_because: Option<String>,

@@ -332,6 +332,10 @@ pub(super) struct Apart {
     pub(super) helpers: Vec<Vec<weave::trivia::Helper>>,
     /// Why a patch is left whole (validated one by one).
     pub(super) left: Vec<Option<String>>,
+    /// Each patch's versions of other methods' bodies, woven in those methods, and the file
+    /// they were found in.
+    pub(super) branches: Vec<Vec<weave::sites::Branch>>,
+    pub(super) original: String,
 }
 
 impl Apart {
@@ -349,11 +353,12 @@ impl Apart {
         w.members.retain(|&i| w.plan.excluded[i].is_none());
     }
 
-    /// The narrowing's remaps, added methods and patches left whole given to `plan`; call
-    /// before `prepare`.
+    /// The narrowing's remaps, added methods, other methods' bodies and patches left whole
+    /// given to `plan`; call before `prepare`.
     pub(super) fn apply(&self, plan: &mut weave::Plan) {
         plan.remap_lines(&self.remaps);
         plan.add_helpers(&self.helpers);
+        plan.add_branches(&self.original, &self.branches);
         for (excluded, left) in plan.excluded.iter_mut().zip(&self.left) {
             if let (None, Some(why)) = (&excluded, left) {
                 *excluded = Some(why.clone());
@@ -376,6 +381,8 @@ pub(super) fn narrowed_to_tokens(set: &PatchSet) -> Option<(PatchSet, Apart, usi
         remaps: r.remaps,
         helpers: r.helpers,
         left: r.left,
+        branches: r.branches,
+        original: src.clone(),
     };
     Some((narrowed, apart, r.reduced))
 }

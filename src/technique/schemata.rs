@@ -245,6 +245,7 @@ fn own_location(
 ) -> Planned {
     apart.apply(&mut plan);
     prepare(ctx, set, &mut plan, &v.extra);
+    v.extra.other_methods = plan.with_branches() as u64;
     // Patches their location cannot hold, woven on a wider one (`weave::widen`).
     let mut wide = widened(ctx, set, |i| plan.excluded[i].as_deref());
     if let Some(w) = &mut wide {
@@ -256,10 +257,14 @@ fn own_location(
     });
     let mut holes = holes.flatten();
     if let Some((h, members)) = &mut holes {
-        // A value hole weaves an expression: a patch with a method of its own stays out.
+        // A value hole weaves an expression: a patch with a method of its own, or code in
+        // another method, stays out.
         apart.apply(h);
-        members
-            .retain(|&i| h.excluded[i].is_none() && apart.helpers.get(i).is_none_or(Vec::is_empty));
+        let alone = |i: usize| {
+            apart.helpers.get(i).is_some_and(|h| !h.is_empty())
+                || apart.branches.get(i).is_some_and(|b| !b.is_empty())
+        };
+        members.retain(|&i| h.excluded[i].is_none() && !alone(i));
     }
     // One compile for the set where the wider location does all the set's own does.
     let whole = wide
@@ -432,7 +437,8 @@ fn woven(
         }
     }
     let setup = ctx.setup(worker_id, "schemata", set);
-    let weight = |i: usize| plan.site.method.len() + 2 * plan.statement(i).len();
+    let weight =
+        |i: usize| plan.site.method.len() + 2 * plan.statement(i).len() + plan.branch_bytes(i);
     let mut weavable = plan.weavable();
     weavable.retain(|&i| part.keep[i]);
     if weavable.is_empty() {

@@ -96,50 +96,57 @@ pub fn line_starts(text: &str) -> Vec<usize> {
         .collect()
 }
 
-/// The pieces a woven file is made of, as byte offsets (see `Plan::weave`).
-pub struct Layout<'a> {
-    pub src: &'a str,
-    pub target: Range<usize>,
-    pub method_end: usize,
-    /// Woven offset where the stub ends and `src[target.end..method_end]` starts.
-    pub stub_end: usize,
-    /// Woven offset where the generated members start (after the enclosing method).
-    pub generated: usize,
-    /// Woven offset where `src[method_end..]` starts.
-    pub tail: usize,
+/// Where the lines of a woven file come from, as its text was written (see `Plan::weave`).
+#[derive(Debug, Default)]
+pub struct Layout {
+    /// Bytes of the original file before this offset precede the location (`Origin::Before`).
+    pub target_start: usize,
+    /// Woven byte ranges copied from the original file, each with the original offset it
+    /// starts at.
+    pub copies: Vec<(Range<usize>, usize)>,
     /// Per patch: the woven byte range of its patched statement.
     pub statements: Vec<(usize, Range<usize>)>,
-    /// The methods patches add: the patch, the woven byte range, the line of the whole patched
+    /// Text woven as a patch's whole patched file has it (a method it adds, its version of
+    /// another method's body): the patch, the woven byte range, the line of the whole patched
     /// file it starts on.
-    pub helpers: Vec<(usize, Range<usize>, usize)>,
+    pub exact: Vec<(usize, Range<usize>, usize)>,
 }
 
-impl Layout<'_> {
-    /// The origin of every line of `woven`.
-    pub fn origins(&self, woven: &str) -> Vec<Origin> {
-        let src_starts = line_starts(self.src);
+impl Layout {
+    /// Appends `src[range]` to `text`, noting the copy.
+    pub fn copy(&mut self, text: &mut String, src: &str, range: Range<usize>) {
+        let at = text.len();
+        text.push_str(&src[range.clone()]);
+        self.copies.push((at..text.len(), range.start));
+    }
+
+    /// Appends `what` to `text` as patch `patch`'s whole patched file has it from line `line`.
+    pub fn exact(&mut self, text: &mut String, patch: usize, what: &str, line: usize) {
+        let at = text.len();
+        text.push_str(what);
+        self.exact.push((patch, at..text.len(), line));
+    }
+
+    /// The origin of every line of `woven`, made from `src`.
+    pub fn origins(&self, src: &str, woven: &str) -> Vec<Origin> {
+        let src_starts = line_starts(src);
         let orig = |byte: usize| line_at(&src_starts, byte);
         line_starts(woven)
             .into_iter()
             .map(|b| {
-                if let Some((p, r, line)) = self.helpers.iter().find(|(_, r, _)| r.contains(&b)) {
+                if let Some((p, r, line)) = self.exact.iter().find(|(_, r, _)| r.contains(&b)) {
                     Origin::Exact(*p, line + woven[r.start..b].matches('\n').count())
                 } else if let Some((p, r)) = self.statements.iter().find(|(_, r)| r.contains(&b)) {
                     Origin::Patch(*p, woven[r.start..b].matches('\n').count())
-                } else if b < self.target.start {
-                    Origin::Before(orig(b))
-                } else if b < self.stub_end {
-                    Origin::Site
-                } else if b < self.generated {
-                    Origin::After(orig(b - self.stub_end + self.target.end))
-                } else if b >= self.tail {
-                    Origin::After(orig(b - self.tail + self.method_end))
+                } else if let Some((r, from)) = self.copies.iter().find(|(r, _)| r.contains(&b)) {
+                    let at = from + (b - r.start);
+                    if at < self.target_start {
+                        Origin::Before(orig(at))
+                    } else {
+                        Origin::After(orig(at))
+                    }
                 } else {
-                    self.statements
-                        .iter()
-                        .find(|(_, r)| r.contains(&b))
-                        .map(|(p, r)| Origin::Patch(*p, woven[r.start..b].matches('\n').count()))
-                        .unwrap_or(Origin::Site)
+                    Origin::Site
                 }
             })
             .collect()

@@ -12,6 +12,7 @@ pub mod finals;
 pub mod frames;
 pub mod hoist;
 pub mod in_place;
+pub mod lexed;
 pub mod locals;
 pub mod member;
 pub mod members;
@@ -19,6 +20,7 @@ pub mod names;
 pub mod reach;
 pub mod scope;
 pub mod sequential;
+pub mod sites;
 pub mod split;
 pub mod stack;
 pub mod syntax;
@@ -134,6 +136,8 @@ pub struct Plan {
     /// Per patch: the methods it adds beside its code (`added`), woven after the generated
     /// members when it is.
     helpers: Vec<Vec<trivia::Helper>>,
+    /// Per patch: its versions of other methods' bodies (`sites`), woven in those methods.
+    branches: Vec<Vec<sites::Branch>>,
 }
 
 /// Which generated member a line belongs to.
@@ -145,6 +149,8 @@ pub enum UnitKind {
     Context,
     /// A method the patch adds beside its code (`added`), as it wrote it.
     Helper,
+    /// The patch's version of another method's body, inline in that method (`sites`).
+    Branch,
 }
 
 /// A generated member and the lines it occupies (1-based, inclusive).
@@ -238,6 +244,7 @@ pub fn plan(src: &str, range: Range<usize>, patches: &[String]) -> Result<Plan, 
         unhoist: None,
         remaps: vec![frames::Remap::default(); patches.len()],
         helpers: vec![Vec::new(); patches.len()],
+        branches: vec![Vec::new(); patches.len()],
     })
 }
 
@@ -262,8 +269,16 @@ impl Plan {
                 let exposed = |text: &str| {
                     stack::stack_exposure(text, &self.site, &fields, class_name.as_deref(), oracle)
                 };
+                // Its code in another method runs inline there (`sites`): here too, so that its
+                // own frames are plain's wherever that code is called from.
+                let elsewhere = self.branches[i].first().map(|b| {
+                    format!(
+                        "it changes another method too, `{}`, where it runs inline",
+                        &self.src[b.name.clone()]
+                    )
+                });
                 // A method the patch adds runs called from its code: read as a local class.
-                self.inline[i] = exposed(stmt).or_else(|| {
+                self.inline[i] = elsewhere.or_else(|| exposed(stmt)).or_else(|| {
                     self.helpers[i].iter().find_map(|h| {
                         exposed(&format!("class __PvAdded {{\n{}\n}}", h.text))
                             .map(|why| format!("a method it adds, `{}`: {why}", h.name))
@@ -308,6 +323,50 @@ impl Plan {
         for (mine, theirs) in self.helpers.iter_mut().zip(helpers) {
             *mine = theirs.clone();
         }
+    }
+
+    /// Each patch's versions of other methods' bodies (`trivia::reduce`), woven in those
+    /// methods. They are found in `original`: a plan made on a file rewritten to be planned
+    /// (a declaration split, an initialiser hoisted) leaves such a patch unwoven, and so does a
+    /// plan whose method holds one of those methods. Call before `inline_stack_exposed`.
+    pub fn add_branches(&mut self, original: &str, branches: &[Vec<sites::Branch>]) {
+        let method = self.site.method.clone();
+        for (i, theirs) in branches.iter().enumerate().take(self.branches.len()) {
+            if theirs.is_empty() || self.excluded[i].is_some() {
+                continue;
+            }
+            let inside = theirs
+                .iter()
+                .any(|b| b.method.start < method.end && method.start < b.method.end);
+            self.excluded[i] = if self.src != original || self.unhoist.is_some() {
+                Some(
+                    "the patch changes another method, and its location's file is rewritten \
+                     to be planned"
+                        .to_string(),
+                )
+            } else if inside {
+                Some("the patch changes a method inside or around its location's".to_string())
+            } else {
+                self.branches[i] = theirs.clone();
+                None
+            };
+        }
+    }
+
+    /// Bytes patch `i`'s versions of other methods add to a weave: each body, and its method's
+    /// context copy.
+    pub fn branch_bytes(&self, i: usize) -> usize {
+        self.branches[i]
+            .iter()
+            .map(|b| 2 * b.text.len() + b.method.len())
+            .sum()
+    }
+
+    /// How many woven patches change other methods' bodies too (`add_branches`).
+    pub fn with_branches(&self) -> usize {
+        (0..self.branches.len())
+            .filter(|&i| !self.branches[i].is_empty() && self.excluded[i].is_none())
+            .count()
     }
 
     /// Lines patch `i` adds to the file (negative: removes) in place of the location's statement.
@@ -422,31 +481,43 @@ impl Plan {
             terminal,
             self.class_name.as_deref(),
         );
+        let sites = sites::Sites::new(&self.branches, include, site_id, with_context);
+        let mut layout = frames::Layout {
+            target_start: site.target.start,
+            ..Default::default()
+        };
+        let mut spans = Vec::new();
         let mut text = String::with_capacity(self.src.len() * 2);
-        text.push_str(&self.src[..site.target.start]);
+        sites.copy(
+            &mut text,
+            &mut layout,
+            &mut spans,
+            &self.src,
+            0..site.target.start,
+        );
         let stub_at = text.len();
         text.push_str(&stub);
-        let stub_end = text.len();
-        let mut spans = Vec::new();
-        let mut statements = Vec::new();
         for p in woven.iter().filter(|p| p.inline) {
             let head = format!("if (__pv_in == {}) {{\n", p.index);
             if let Some(at) = stub.find(&head) {
                 let at = stub_at + at + head.len();
-                statements.push((p.index, at..at + p.statement.len()));
+                layout
+                    .statements
+                    .push((p.index, at..at + p.statement.len()));
                 spans.push((p.index, UnitKind::Patch, at..at + p.statement.len()));
             }
         }
-        text.push_str(&self.src[site.target.end..site.method.end]);
+        layout.copy(&mut text, &self.src, site.target.end..site.method.end);
         text.push('\n');
-        let generated = text.len();
         for p in &woven {
             if !p.inline {
                 let start = text.len();
                 text.push_str(&emit::patch_method(site, p, &outs));
                 if let Some(at) = text[start..].find(p.statement) {
                     let at = start + at;
-                    statements.push((p.index, at..at + p.statement.len()));
+                    layout
+                        .statements
+                        .push((p.index, at..at + p.statement.len()));
                 }
                 spans.push((p.index, UnitKind::Patch, start..text.len()));
             }
@@ -460,18 +531,21 @@ impl Plan {
                 spans.push((p.index, UnitKind::Context, start..text.len()));
             }
         }
-        let mut helpers = Vec::new();
         for p in &woven {
             for h in &self.helpers[p.index] {
                 let start = text.len();
-                text.push_str(&h.text);
+                layout.exact(&mut text, p.index, &h.text, h.line);
                 text.push('\n');
                 spans.push((p.index, UnitKind::Helper, start..text.len()));
-                helpers.push((p.index, start..text.len(), h.line));
             }
         }
-        let tail = text.len();
-        text.push_str(&self.src[site.method.end..]);
+        sites.copy(
+            &mut text,
+            &mut layout,
+            &mut spans,
+            &self.src,
+            site.method.end..self.src.len(),
+        );
         let errors = syntax_errors(&text);
         if errors > 0 {
             return Err(WeaveError(errors));
@@ -485,18 +559,8 @@ impl Plan {
                 lines: line_of(r.start)..=line_of(r.end.saturating_sub(1)),
             })
             .collect();
-        let layout = frames::Layout {
-            src: &self.src,
-            target: site.target.clone(),
-            method_end: site.method.end,
-            stub_end,
-            generated,
-            tail,
-            statements,
-            helpers,
-        };
         let frames = frames::FrameMap {
-            origins: layout.origins(&text),
+            origins: layout.origins(&self.src, &text),
             site_line: frames::line_at(&frames::line_starts(&self.src), site.target.start),
             shifts: include
                 .iter()

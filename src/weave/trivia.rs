@@ -12,6 +12,10 @@
 //! that change no token").
 
 use super::frames::{line_at, line_starts, Remap};
+use super::lexed::{
+    change, common_prefix, member_of, same_tokens, tight, tokens, tokens_but, Change, Hunks, Token,
+};
+use super::sites::Branch;
 use std::ops::Range;
 
 /// A set's location narrowed to the patches' token changes.
@@ -27,6 +31,8 @@ pub struct Reduced {
     pub reduced: usize,
     /// Per patch: the methods it adds beside its code, woven as members of their own.
     pub helpers: Vec<Vec<Helper>>,
+    /// Per patch: its versions of other methods' bodies (`sites`), woven in those methods.
+    pub branches: Vec<Vec<Branch>>,
     /// Per patch: why it is left whole (its text here is the original's: it is not woven).
     pub left: Vec<Option<String>>,
 }
@@ -38,122 +44,6 @@ pub struct Helper {
     pub name: String,
     pub text: String,
     pub line: usize,
-}
-
-/// One token of a file: its grammar kind and where it is. String and character literals are
-/// one token each (their inside is not comments and whitespace between tokens).
-#[derive(Debug, Clone)]
-struct Token {
-    kind: u16,
-    range: Range<usize>,
-}
-
-fn is_comment(kind: &str) -> bool {
-    matches!(kind, "line_comment" | "block_comment")
-}
-
-/// The tokens of `text` in order, or `None` when it does not parse or something other than
-/// whitespace and comments lies between two of them.
-fn tokens(p: &mut tree_sitter::Parser, text: &str) -> Option<Vec<Token>> {
-    tokens_but(p, text, &[])
-}
-
-/// [`tokens`], the nodes within `hidden` (methods a patch adds, woven apart) read as comments.
-fn tokens_but(
-    p: &mut tree_sitter::Parser,
-    text: &str,
-    hidden: &[Range<usize>],
-) -> Option<Vec<Token>> {
-    let tree = p.parse(text, None)?;
-    let mut out = Vec::new();
-    let mut gaps_ok = true;
-    let mut last_end = 0;
-    let mut cursor = tree.walk();
-    'walk: loop {
-        let n = cursor.node();
-        let unseen = is_comment(n.kind())
-            || hidden
-                .iter()
-                .any(|h| h.start <= n.start_byte() && n.end_byte() <= h.end);
-        let whole = n.child_count() == 0
-            || matches!(n.kind(), "string_literal" | "character_literal")
-            || unseen;
-        if whole {
-            if !unseen {
-                out.push(Token {
-                    kind: n.kind_id(),
-                    range: n.byte_range(),
-                });
-            }
-            // Between the previous token or comment and this one: whitespace only.
-            if n.start_byte() >= last_end {
-                gaps_ok &= text[last_end..n.start_byte()].trim().is_empty();
-                last_end = n.end_byte();
-            }
-        } else if cursor.goto_first_child() {
-            continue;
-        }
-        while !cursor.goto_next_sibling() {
-            if !cursor.goto_parent() {
-                break 'walk;
-            }
-        }
-    }
-    gaps_ok &= text[last_end.min(text.len())..].trim().is_empty();
-    gaps_ok.then_some(out)
-}
-
-/// Whether two token lists read the same, token for token.
-fn same_tokens(a: &[Token], a_text: &str, b: &[Token], b_text: &str) -> bool {
-    a.len() == b.len()
-        && a.iter()
-            .zip(b)
-            .all(|(x, y)| x.kind == y.kind && a_text[x.range.clone()] == b_text[y.range.clone()])
-}
-
-/// One patch's token change: the byte range of the original it replaces and the range of the
-/// whole patched file that replaces it.
-#[derive(Clone, Debug)]
-struct Change {
-    original: Range<usize>,
-    patched: Range<usize>,
-}
-
-/// Where the tokens of `patched` differ from `original`'s: from the end of their common first
-/// tokens to the start of their common last ones, in both; `None` when they are the same.
-fn change(o: &[Token], src: &str, f: &[Token], full: &str) -> Option<Change> {
-    let eq =
-        |x: &Token, y: &Token| x.kind == y.kind && src[x.range.clone()] == full[y.range.clone()];
-    let prefix = o.iter().zip(f).take_while(|(x, y)| eq(x, y)).count();
-    if prefix == o.len() && prefix == f.len() {
-        return None;
-    }
-    let room = o.len().min(f.len()) - prefix;
-    let suffix = o
-        .iter()
-        .rev()
-        .zip(f.iter().rev())
-        .take(room)
-        .take_while(|(x, y)| eq(x, y))
-        .count();
-    let start = |t: &[Token]| {
-        if prefix == 0 {
-            0
-        } else {
-            t[prefix - 1].range.end
-        }
-    };
-    let end = |t: &[Token], text: &str| {
-        if suffix == 0 {
-            text.len()
-        } else {
-            t[t.len() - suffix].range.start
-        }
-    };
-    Some(Change {
-        original: start(o)..end(o, src),
-        patched: start(f)..end(f, full),
-    })
 }
 
 /// The remap from the lines of `reduced` to those of `full`, token for token (the two hold
@@ -179,9 +69,13 @@ fn may_drop(dropped: &str) -> bool {
 /// One patch as `reduce` reads it.
 struct Read {
     full: String,
-    change: Option<Change>,
+    /// Its token changes, each with the member of the original it lies in (`None`: several).
+    parts: Vec<(Option<usize>, Change)>,
+    /// The token runs it changes, where its changes lie in several members.
+    hunks: Option<Hunks>,
     hidden: Vec<Range<usize>>,
     helpers: Vec<Helper>,
+    branches: Vec<Branch>,
     left: Option<String>,
     reduced: String,
     remap: Remap,
@@ -194,9 +88,11 @@ struct Read {
 pub fn reduce(src: &str, range: Range<usize>, patches: &[String]) -> Option<Reduced> {
     let mut p = super::parser();
     let o = tokens(&mut p, src)?;
+    let tree = p.parse(src, None)?;
+    let root = tree.root_node();
     let mut read: Vec<Read> = patches
         .iter()
-        .map(|patch| read_patch(&mut p, src, &o, &range, patch))
+        .map(|patch| read_patch(&mut p, src, root, &o, &range, patch))
         .collect();
     // A method one patch adds must be named by no other patch (it would reach it, woven).
     for (i, r) in read.iter_mut().enumerate() {
@@ -214,21 +110,14 @@ pub fn reduce(src: &str, range: Range<usize>, patches: &[String]) -> Option<Redu
         }
     }
     // One location holds the changes of one member: the member most patches change is the
-    // set's, the patches changing another (or several) left whole.
-    let tree = p.parse(src, None)?;
-    let members: Vec<Option<usize>> = read
-        .iter()
-        .map(|r| {
-            let c = r.change.as_ref()?;
-            member_of(tree.root_node(), &c.original)
-        })
-        .collect();
+    // set's; a patch's changes of other methods' bodies are woven in those methods (`sites`),
+    // any other change leaves it whole.
     let mut counts: Vec<(usize, usize)> = Vec::new();
-    for m in members.iter().zip(&read).filter(|(_, r)| r.left.is_none()) {
-        if let (Some(m), _) = m {
-            match counts.iter_mut().find(|(k, _)| k == m) {
+    for r in read.iter().filter(|r| r.left.is_none()) {
+        for m in r.parts.iter().filter_map(|(m, _)| *m) {
+            match counts.iter_mut().find(|(k, _)| *k == m) {
                 Some((_, n)) => *n += 1,
-                None => counts.push((*m, 1)),
+                None => counts.push((m, 1)),
             }
         }
     }
@@ -236,22 +125,15 @@ pub fn reduce(src: &str, range: Range<usize>, patches: &[String]) -> Option<Redu
         .iter()
         .max_by_key(|(k, n)| (*n, std::cmp::Reverse(*k)))?
         .0;
-    for (r, m) in read.iter_mut().zip(&members) {
-        if r.left.is_none() && r.change.is_some() && *m != Some(chosen) {
-            r.left = Some(
-                match m {
-                    Some(_) => "the patch changes another member than the one the set is woven in",
-                    None => "the patch changes several members",
-                }
-                .to_string(),
-            );
-        }
+    for r in read.iter_mut().filter(|r| r.left.is_none()) {
+        settle(&mut p, src, root, &o, r, chosen);
     }
     // The narrowed location: whole lines around every patch's change.
     let kept = || {
         read.iter()
             .filter(|r| r.left.is_none())
-            .flat_map(|r| &r.change)
+            .flat_map(|r| r.parts.iter().filter(|(m, _)| *m == Some(chosen)))
+            .map(|(_, c)| c)
     };
     let lo = kept().map(|c| c.original.start).min()?;
     let hi = kept().map(|c| c.original.end).max()?;
@@ -296,6 +178,7 @@ pub fn reduce(src: &str, range: Range<usize>, patches: &[String]) -> Option<Redu
         remaps: Vec::new(),
         reduced: 0,
         helpers: Vec::new(),
+        branches: Vec::new(),
         left: Vec::new(),
     };
     for (r, text) in read.into_iter().zip(&texts) {
@@ -307,52 +190,30 @@ pub fn reduce(src: &str, range: Range<usize>, patches: &[String]) -> Option<Redu
         out.remaps
             .push(if kept { r.remap } else { Remap::default() });
         out.helpers.push(if kept { r.helpers } else { Vec::new() });
+        out.branches
+            .push(if kept { r.branches } else { Vec::new() });
         out.left.push(r.left);
     }
     (out.reduced > 0).then_some(out)
 }
 
-/// The start of the innermost method, constructor or initialiser of `root` holding `range`.
-fn member_of(root: tree_sitter::Node, range: &Range<usize>) -> Option<usize> {
-    let mut n = root.descendant_for_byte_range(range.start, range.end)?;
-    loop {
-        let holds = n.start_byte() <= range.start && range.end <= n.end_byte();
-        if holds
-            && matches!(
-                n.kind(),
-                "method_declaration"
-                    | "constructor_declaration"
-                    | "static_initializer"
-                    | "field_declaration"
-            )
-        {
-            return Some(n.start_byte());
-        }
-        if n.kind() == "class_body" && holds {
-            // Between members (an instance initialiser's block is one, below).
-            return None;
-        }
-        if n.kind() == "block" && holds && n.parent().is_some_and(|p| p.kind() == "class_body") {
-            return Some(n.start_byte());
-        }
-        n = n.parent()?;
-    }
-}
-
-/// One patch read: its whole patched file, its token change with the methods it adds hidden,
-/// the file it reduces to and that file's lines mapped to the whole one's, or why it is left.
+/// One patch read: its whole patched file, its token changes by member with the methods it
+/// adds hidden, or why it is left.
 fn read_patch(
     p: &mut tree_sitter::Parser,
     src: &str,
+    root: tree_sitter::Node,
     o: &[Token],
     range: &Range<usize>,
     patch: &str,
 ) -> Read {
     let full = format!("{}{patch}{}", &src[..range.start], &src[range.end..]);
     let mut r = Read {
-        change: None,
+        parts: Vec::new(),
+        hunks: None,
         hidden: Vec::new(),
         helpers: Vec::new(),
+        branches: Vec::new(),
         left: None,
         reduced: src.to_string(),
         remap: Remap::default(),
@@ -384,8 +245,84 @@ fn read_patch(
         r.left = Some(LEFT_TOKENS.to_string());
         return r;
     };
-    r.change = change(o, src, &f, &r.full).map(|c| tight(src, &r.full, c));
-    if let Some(c) = &r.change {
+    let Some(c) = change(o, src, &f, &r.full).map(|c| tight(src, &r.full, c)) else {
+        return r;
+    };
+    if let Some(m) = member_of(root, &c.original) {
+        r.parts = vec![(Some(m), c)];
+        return r;
+    }
+    // Changes in several members: each run of changed tokens given its member.
+    match Hunks::of(o, src, &f, &r.full).by_member(root, o, src, &f, &r.full) {
+        Some((parts, hunks)) => {
+            r.parts = parts.into_iter().map(|(m, c)| (Some(m), c)).collect();
+            r.hunks = Some(hunks);
+        }
+        None => r.parts = vec![(None, c)],
+    }
+    r
+}
+
+/// Patch `r` against the set's member `chosen`: its change there kept, its changes of other
+/// methods' bodies made branches of them (`sites`), the file it reduces to and that file's lines
+/// mapped to the whole one's, or why it is left whole.
+fn settle(
+    p: &mut tree_sitter::Parser,
+    src: &str,
+    root: tree_sitter::Node,
+    o: &[Token],
+    r: &mut Read,
+    chosen: usize,
+) {
+    if r.parts.iter().any(|(m, _)| m.is_none()) {
+        r.left = Some("the patch changes several members".to_string());
+        return;
+    }
+    let others: Vec<&Change> = r
+        .parts
+        .iter()
+        .filter(|(m, _)| *m != Some(chosen))
+        .map(|(_, c)| c)
+        .collect();
+    let mut hidden_full = r.hidden.clone();
+    if !others.is_empty() {
+        let (Some(f), Some(tree)) = (tokens_but(p, &r.full, &r.hidden), p.parse(&r.full, None))
+        else {
+            r.left = Some(LEFT_TOKENS.to_string());
+            return;
+        };
+        let hunks = match r.hunks.take() {
+            Some(h) => h,
+            None => match Hunks::of(o, src, &f, &r.full).by_member(root, o, src, &f, &r.full) {
+                Some((_, h)) => h,
+                None => {
+                    r.left = Some(super::sites::NOT_A_BODY.to_string());
+                    return;
+                }
+            },
+        };
+        let hunks = &hunks;
+        for (m, c) in r.parts.iter().filter(|(m, _)| *m != Some(chosen)) {
+            let member = m.unwrap_or_default();
+            let made =
+                super::sites::branch(root, o, member, c, hunks, &f, &r.full, tree.root_node());
+            match made {
+                Ok(b) => r.branches.push(b),
+                Err(why) => {
+                    r.left = Some(why.to_string());
+                    r.branches.clear();
+                    return;
+                }
+            }
+        }
+    }
+    let primary = r
+        .parts
+        .iter()
+        .find(|(m, _)| *m == Some(chosen))
+        .map(|(_, c)| c);
+    let mut hidden_reduced = Vec::new();
+    if let Some(c) = primary {
         r.reduced = format!(
             "{}{}{}",
             &src[..c.original.start],
@@ -393,13 +330,27 @@ fn read_patch(
             &src[c.original.end..]
         );
     }
-    match tokens(p, &r.reduced) {
-        Some(t) if same_tokens(&t, &r.reduced, &f, &r.full) => {
+    let grown = r.reduced.len() as isize - src.len() as isize;
+    for b in &r.branches {
+        let moved = |x: usize| match primary {
+            Some(c) if x >= c.original.end => (x as isize + grown) as usize,
+            _ => x,
+        };
+        hidden_reduced.push(moved(b.body.start)..moved(b.body.end));
+        hidden_full.push(b.at.clone());
+    }
+    match (
+        tokens_but(p, &r.reduced, &hidden_reduced),
+        tokens_but(p, &r.full, &hidden_full),
+    ) {
+        (Some(t), Some(f)) if same_tokens(&t, &r.reduced, &f, &r.full) => {
             r.remap = remap(&t, &r.reduced, &f, &r.full);
         }
-        _ => r.left = Some(LEFT_TOKENS.to_string()),
+        _ => {
+            r.left = Some(LEFT_TOKENS.to_string());
+            r.branches.clear();
+        }
     }
-    r
 }
 
 /// Why a patch is left whole: text javac reads otherwise than its tokens.
@@ -417,36 +368,6 @@ fn mentions(text: &str, name: &str) -> bool {
         let after = text[at + name.len()..].chars().next();
         !before.is_some_and(ident) && !after.is_some_and(ident)
     })
-}
-
-/// A change without the whitespace its two sides start or end with alike.
-fn tight(src: &str, full: &str, c: Change) -> Change {
-    let (o, f) = (&src[c.original.clone()], &full[c.patched.clone()]);
-    let lead = common_prefix(o, f, true);
-    let trail = common_prefix(&o[lead..], &f[lead..], false);
-    Change {
-        original: c.original.start + lead..c.original.end - trail,
-        patched: c.patched.start + lead..c.patched.end - trail,
-    }
-}
-
-/// Bytes of whitespace `a` and `b` start with alike (`start`), or end with alike.
-fn common_prefix(a: &str, b: &str, start: bool) -> usize {
-    let same = |x: char, y: char| x == y && x.is_whitespace();
-    if start {
-        a.chars()
-            .zip(b.chars())
-            .take_while(|&(x, y)| same(x, y))
-            .map(|(x, _)| x.len_utf8())
-            .sum()
-    } else {
-        a.chars()
-            .rev()
-            .zip(b.chars().rev())
-            .take_while(|&(x, y)| same(x, y))
-            .map(|(x, _)| x.len_utf8())
-            .sum()
-    }
 }
 
 #[cfg(test)]

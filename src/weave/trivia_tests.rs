@@ -143,12 +143,44 @@ mod helpers {
         let two = SRC
             .replace("return x + 1;", "return x + 2;")
             .replace("return 2;", "return 3;");
-        let r = reduce(SRC, range, &[body, doc, two]).unwrap();
+        let header = SRC.replace("int g()", "long g()");
+        let only_g = SRC.replace("return 2;", "{\n        return 4;\n    }");
+        let r = reduce(SRC, range, &[body, doc, two, header, only_g]).unwrap();
         assert_eq!(&SRC[r.range.clone()], "return x + 1;");
         assert_eq!(r.patches[0], "return x + 3;");
         assert_eq!(r.patches[1], "return x - 1;");
         assert_eq!(r.remaps[1].apply(3), 4);
-        assert!(r.left[2].as_deref().unwrap().contains("several members"));
+        // Its change of `g`'s body is woven in `g` (`sites`), as the patched file has it.
+        assert_eq!(r.left[2], None);
+        assert_eq!(r.patches[2], "return x + 2;");
+        let g = &r.branches[2];
+        assert_eq!(g.len(), 1);
+        assert_eq!(g[0].text, "{ return 3; }");
+        assert_eq!(&SRC[g[0].body.clone()], "{ return 2; }");
+        assert_eq!(g[0].line, 6);
+        // A header changed is no body's change (here a method `g` the original has not).
+        assert!(r.left[3].is_some());
+        // A patch changing `g` alone keeps the location's text and moves the lines after `g`.
+        assert_eq!(r.left[4], None);
+        assert_eq!(r.patches[4], "return x + 1;");
+        assert_eq!(r.branches[4][0].text, "{ {\n        return 4;\n    } }");
+        assert_eq!(r.remaps[4].apply(7), 9);
+        assert!(r.branches[0].is_empty() && r.branches[1].is_empty());
+    }
+
+    #[test]
+    fn a_body_declaring_a_class_is_no_branch() {
+        let src = "class A {\n    int f(int x) {\n        return x + 1;\n    }\n\n    Object g() { return new Object() { }; }\n}\n";
+        let both = src
+            .replace("x + 1", "x + 2")
+            .replace("return new Object() { };", "return null;");
+        let f = src
+            .replace("x + 1", "x + 3")
+            .replace("    int f(", "    // c\n    int f(");
+        let r = reduce(src, 0..src.len(), &[f, both]).unwrap();
+        assert_eq!(r.left[0], None);
+        let left = r.left[1].clone().unwrap_or_default();
+        assert!(left.contains("declares a class"), "{left}");
     }
 }
 
@@ -177,11 +209,12 @@ mod props {
                 Just("\\u0041".to_string()),
                 Just("x + 2".to_string()),
                 Just("\"s\"".to_string()),
+                Just("return 7; ".to_string()),
             ]), 1..4),
             patches in 1usize..4,
         ) {
             let start = SRC.find("    /**").unwrap();
-            let end = SRC.find("\n\n    int g").unwrap() + 1;
+            let end = SRC.rfind("}\n").unwrap();
             let original = &SRC[start..end];
             let texts: Vec<String> = (0..patches)
                 .map(|k| {
@@ -203,7 +236,14 @@ mod props {
                     if r.left[i].is_some() {
                         continue;
                     }
-                    let narrowed = format!("{}{text}{}", &SRC[..r.range.start], &SRC[r.range.end..]);
+                    // The location's text, and each other method's body as the patch has it.
+                    let mut edits: Vec<(Range<usize>, &str)> = vec![(r.range.clone(), text)];
+                    edits.extend(r.branches[i].iter().map(|b| (b.body.clone(), b.text.as_str())));
+                    edits.sort_by_key(|(e, _)| std::cmp::Reverse(e.start));
+                    let mut narrowed = SRC.to_string();
+                    for (e, with) in edits {
+                        narrowed.replace_range(e, with);
+                    }
                     let full = format!("{}{}{}", &SRC[..start], texts[i], &SRC[end..]);
                     let hidden: Vec<Range<usize>> = Vec::new();
                     let a = tokens(&mut p, &narrowed).unwrap();

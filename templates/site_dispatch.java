@@ -1,0 +1,1 @@
+{ int __pv_s{{k}} = {{class.rt}}.choose({{site}}); if ({{none}}) {{original}} else {{patches}}

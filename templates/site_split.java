@@ -1,0 +1,1 @@
+if (__pv_s{{k}} < {{middle}}) { {{low}} } else { {{high}} }
