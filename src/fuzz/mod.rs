@@ -18,6 +18,7 @@ pub mod spot;
 pub mod stackread;
 #[cfg(test)]
 mod tests;
+pub mod whole;
 
 use crate::exit::ExitCode;
 use crate::model::PatchSet;
@@ -149,6 +150,9 @@ pub struct GenSet {
 /// one or both.
 const PAIRED: f64 = 0.2;
 
+/// The share of the other locations whose patches rewrite their whole method (`whole`).
+const WHOLE: f64 = 0.2;
+
 /// Picks the locations and writes one manifest per location into `dir`.
 pub fn generate(
     wd: &WorkDir,
@@ -199,6 +203,14 @@ pub fn generate(
                 crate::patchset::line_of(&f.text, second.start)
             );
             range = range.start..second.end;
+        } else if rng.chance(WHOLE) {
+            // The whole method rewritten around the location, as function-level repairers
+            // write it back (`whole`): the weave narrows it to its token changes again.
+            if let Some((method, rewritten)) = whole::rewrite(&spot, &muts, &mut rng) {
+                range = method;
+                muts = rewritten;
+                place = format!("{place}(method)");
+            }
         } else if rng.chance(0.5) {
             // Half of the declarations are patched in their initialiser only, as repair tools'
             // expression templates do (the weaver splits the declaration: weave::split).
