@@ -55,6 +55,17 @@ pub fn added_methods(
     let (Some(orig), Some(new)) = (p.parse(src, None), p.parse(patched, None)) else {
         return Err(Refused::Unparsed);
     };
+    added_in(src, &orig, patched, &new, region)
+}
+
+/// [`added_methods`] of parsed files.
+pub(super) fn added_in(
+    src: &str,
+    orig: &tree_sitter::Tree,
+    patched: &str,
+    new: &tree_sitter::Tree,
+    region: Range<usize>,
+) -> Result<Vec<Added>, Refused> {
     if new.root_node().has_error() {
         return Err(Refused::Unparsed);
     }

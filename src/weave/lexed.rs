@@ -20,17 +20,55 @@ pub(super) fn is_comment(kind: &str) -> bool {
 
 /// The tokens of `text` in order, or `None` when it does not parse or something other than
 /// whitespace and comments lies between two of them.
+#[cfg(test)]
 pub(super) fn tokens(p: &mut tree_sitter::Parser, text: &str) -> Option<Vec<Token>> {
     tokens_but(p, text, &[])
 }
 
 /// [`tokens`], the nodes within `hidden` (methods a patch adds, woven apart) read as comments.
+#[cfg(test)]
 pub(super) fn tokens_but(
     p: &mut tree_sitter::Parser,
     text: &str,
     hidden: &[Range<usize>],
 ) -> Option<Vec<Token>> {
-    let tree = p.parse(text, None)?;
+    tokens_of(&p.parse(text, None)?, text, hidden)
+}
+
+/// `text` parsed again from `old`, the tree of `old_text`, which `text` is but for `at` of it:
+/// tree-sitter's incremental parse, which reads again only what the edit touches (a patched
+/// file costs a fraction of a whole parse).
+pub(super) fn edited(
+    p: &mut tree_sitter::Parser,
+    old: &tree_sitter::Tree,
+    old_text: &str,
+    at: Range<usize>,
+    text: &str,
+) -> Option<tree_sitter::Tree> {
+    let new_end = (at.end + text.len()).checked_sub(old_text.len())?;
+    let point = |t: &str, byte: usize| {
+        let row = t[..byte].matches('\n').count();
+        let column = byte - t[..byte].rfind('\n').map_or(0, |i| i + 1);
+        tree_sitter::Point { row, column }
+    };
+    let mut tree = old.clone();
+    tree.edit(&tree_sitter::InputEdit {
+        start_byte: at.start,
+        old_end_byte: at.end,
+        new_end_byte: new_end,
+        start_position: point(old_text, at.start),
+        old_end_position: point(old_text, at.end),
+        new_end_position: point(text, new_end),
+    });
+    p.parse(text, Some(&tree))
+}
+
+/// [`tokens_but`] of a parsed text.
+pub(super) fn tokens_of(
+    tree: &tree_sitter::Tree,
+    text: &str,
+    hidden: &[Range<usize>],
+) -> Option<Vec<Token>> {
     let mut out = Vec::new();
     let mut gaps_ok = true;
     let mut last_end = 0;

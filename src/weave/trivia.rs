@@ -13,7 +13,7 @@
 
 use super::frames::{line_at, line_starts, Remap};
 use super::lexed::{
-    change, common_prefix, member_of, same_tokens, tight, tokens, tokens_but, Change, Hunks, Token,
+    change, common_prefix, edited, member_of, same_tokens, tight, tokens_of, Change, Hunks, Token,
 };
 use super::sites::Branch;
 use std::ops::Range;
@@ -87,12 +87,11 @@ struct Read {
 /// cannot be narrowed so is left whole (`Reduced::left`).
 pub fn reduce(src: &str, range: Range<usize>, patches: &[String]) -> Option<Reduced> {
     let mut p = super::parser();
-    let o = tokens(&mut p, src)?;
     let tree = p.parse(src, None)?;
-    let root = tree.root_node();
+    let o = tokens_of(&tree, src, &[])?;
     let mut read: Vec<Read> = patches
         .iter()
-        .map(|patch| read_patch(&mut p, src, root, &o, &range, patch))
+        .map(|patch| read_patch(&mut p, src, &tree, &o, &range, patch))
         .collect();
     // A method one patch adds must be named by no other patch (it would reach it, woven).
     for (i, r) in read.iter_mut().enumerate() {
@@ -126,7 +125,7 @@ pub fn reduce(src: &str, range: Range<usize>, patches: &[String]) -> Option<Redu
         .max_by_key(|(k, n)| (*n, std::cmp::Reverse(*k)))?
         .0;
     for r in read.iter_mut().filter(|r| r.left.is_none()) {
-        settle(&mut p, src, root, &o, r, chosen);
+        settle(&mut p, src, &tree, &o, r, chosen, &range);
     }
     // The narrowed location: whole lines around every patch's change.
     let kept = || {
@@ -202,7 +201,7 @@ pub fn reduce(src: &str, range: Range<usize>, patches: &[String]) -> Option<Redu
 fn read_patch(
     p: &mut tree_sitter::Parser,
     src: &str,
-    root: tree_sitter::Node,
+    tree: &tree_sitter::Tree,
     o: &[Token],
     range: &Range<usize>,
     patch: &str,
@@ -224,7 +223,12 @@ fn read_patch(
         return r;
     }
     let region = range.start..range.start + patch.len();
-    let added = match super::added::added_methods(src, &r.full, region) {
+    let Some(full_tree) = edited(p, tree, src, range.clone(), &r.full) else {
+        r.left = Some(LEFT_TOKENS.to_string());
+        return r;
+    };
+    let root = tree.root_node();
+    let added = match super::added::added_in(src, tree, &r.full, &full_tree, region) {
         Ok(added) => added,
         Err(why) => {
             r.left = Some(why.to_string());
@@ -241,7 +245,7 @@ fn read_patch(
             line: line_at(&starts, a.range.start),
         })
         .collect();
-    let Some(f) = tokens_but(p, &r.full, &r.hidden) else {
+    let Some(f) = tokens_of(&full_tree, &r.full, &r.hidden) else {
         r.left = Some(LEFT_TOKENS.to_string());
         return r;
     };
@@ -269,11 +273,13 @@ fn read_patch(
 fn settle(
     p: &mut tree_sitter::Parser,
     src: &str,
-    root: tree_sitter::Node,
+    tree: &tree_sitter::Tree,
     o: &[Token],
     r: &mut Read,
     chosen: usize,
+    range: &Range<usize>,
 ) {
+    let root = tree.root_node();
     if r.parts.iter().any(|(m, _)| m.is_none()) {
         r.left = Some("the patch changes several members".to_string());
         return;
@@ -285,9 +291,12 @@ fn settle(
         .map(|(_, c)| c)
         .collect();
     let mut hidden_full = r.hidden.clone();
+    let Some(full_tree) = edited(p, tree, src, range.clone(), &r.full) else {
+        r.left = Some(LEFT_TOKENS.to_string());
+        return;
+    };
     if !others.is_empty() {
-        let (Some(f), Some(tree)) = (tokens_but(p, &r.full, &r.hidden), p.parse(&r.full, None))
-        else {
+        let Some(f) = tokens_of(&full_tree, &r.full, &r.hidden) else {
             r.left = Some(LEFT_TOKENS.to_string());
             return;
         };
@@ -302,10 +311,10 @@ fn settle(
             },
         };
         let hunks = &hunks;
+        let full_root = full_tree.root_node();
         for (m, c) in r.parts.iter().filter(|(m, _)| *m != Some(chosen)) {
             let member = m.unwrap_or_default();
-            let made =
-                super::sites::branch(root, o, member, c, hunks, &f, &r.full, tree.root_node());
+            let made = super::sites::branch(root, o, member, c, hunks, &f, &r.full, full_root);
             match made {
                 Ok(b) => r.branches.push(b),
                 Err(why) => {
@@ -339,9 +348,13 @@ fn settle(
         hidden_reduced.push(moved(b.body.start)..moved(b.body.end));
         hidden_full.push(b.at.clone());
     }
+    let reduced_tree = match primary {
+        Some(c) => edited(p, tree, src, c.original.clone(), &r.reduced),
+        None => Some(tree.clone()),
+    };
     match (
-        tokens_but(p, &r.reduced, &hidden_reduced),
-        tokens_but(p, &r.full, &hidden_full),
+        reduced_tree.and_then(|t| tokens_of(&t, &r.reduced, &hidden_reduced)),
+        tokens_of(&full_tree, &r.full, &hidden_full),
     ) {
         (Some(t), Some(f)) if same_tokens(&t, &r.reduced, &f, &r.full) => {
             r.remap = remap(&t, &r.reduced, &f, &r.full);

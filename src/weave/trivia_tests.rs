@@ -186,6 +186,7 @@ mod helpers {
 
 mod props {
     use super::super::*;
+    use crate::weave::lexed::{tokens, tokens_but};
     use proptest::prelude::*;
 
     const SRC: &str = "class A {\n    /** Doc. */\n    int f(int x) {\n        int y = x + 1; // one\n        return y;\n    }\n\n    int g() { return 2; }\n}\n";
