@@ -210,6 +210,9 @@ impl<'a> Sites<'a> {
             at = first.method.end;
             if self.with_context {
                 for (i, b) in m {
+                    // On lines of its own: an error javac reports at the method's closing brace
+                    // (a dispatch that may complete normally) is no copy's.
+                    text.push('\n');
                     let start = text.len();
                     text.push_str(&context_copy(src, b, *i, k));
                     spans.push((*i, UnitKind::Context, start..text.len()));
@@ -291,5 +294,5 @@ fn context_copy(src: &str, b: &Branch, index: usize, k: usize) -> String {
     for (r, with) in edits {
         text.replace_range(r.start - base..r.end - base, &with);
     }
-    format!("\n    // patchval: context copy of `{name}` for patch {index}\n    {text}\n")
+    format!("    // patchval: context copy of `{name}` for patch {index}\n    {text}\n")
 }
