@@ -137,11 +137,23 @@ pub fn reduce(src: &str, range: Range<usize>, patches: &[String]) -> Option<Redu
     let lo = kept().map(|c| c.original.start).min()?;
     let hi = kept().map(|c| c.original.end).max()?;
     let lo = src[..lo].rfind('\n').map_or(0, |i| i + 1);
-    let hi = if hi > lo && src.as_bytes()[hi - 1] == b'\n' {
-        hi
-    } else {
-        src[hi..].find('\n').map_or(src.len(), |i| hi + i + 1)
+    let line_end = |at: usize| {
+        if at > lo && src.as_bytes()[at - 1] == b'\n' {
+            at
+        } else {
+            src[at..].find('\n').map_or(src.len(), |i| at + i + 1)
+        }
     };
+    let mut hi = line_end(hi);
+    // Lines holding no token (a statement inserted before a comment, where a block opens)
+    // are no statement to weave at: the location takes the line of the next token with them,
+    // unless that token closes the block.
+    if !o.iter().any(|t| lo <= t.range.start && t.range.end <= hi) {
+        match o.iter().find(|t| t.range.start >= hi) {
+            Some(t) if &src[t.range.clone()] != "}" => hi = line_end(t.range.end),
+            _ => {}
+        }
+    }
     let mut texts = Vec::new();
     for r in &read {
         if r.left.is_some() {

@@ -264,3 +264,24 @@ mod props {
         }
     }
 }
+
+mod insertions {
+    use super::super::*;
+
+    #[test]
+    fn a_statement_inserted_before_a_comment_takes_the_next_statement_s_line() {
+        let src = "class A {\n    int f(int[] a) {\n        // checks\n        check(a);\n        return a[0];\n    }\n}\n";
+        let at = src.find("        // checks").unwrap();
+        let range = at..at + "        // checks\n        check(a);\n        return a[0];\n".len();
+        // Re-indented as a whole method written back is.
+        let patch = "          if (a == null) {\n              return 0;\n          }\n          // checks\n          check(a);\n          return a[0];\n";
+        let r = reduce(src, range, &[patch.to_string()]).unwrap();
+        assert_eq!(&src[r.range.clone()], "// checks\n        check(a);");
+        assert!(
+            r.patches[0].trim_start().starts_with("if (a == null) {"),
+            "{:?}",
+            r.patches
+        );
+        assert!(r.patches[0].ends_with("check(a);"), "{:?}", r.patches);
+    }
+}
