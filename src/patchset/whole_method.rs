@@ -1,7 +1,8 @@
 //! Whole replacement methods as function-level LLM repairers write them (a record naming a file,
 //! optionally the method and a line inside it, and the method's new text): the method or
 //! constructor replaced found among the file's declarations with tree-sitter, and the edit that
-//! replaces its declaration (its javadoc too when the new text brings one). Also the method
+//! replaces its declaration (its javadoc too when the new text brings one); a record naming
+//! neither method nor line whose text is a whole file replaces the file. Also the method
 //! finder `method_diff.rs` uses for its hints.
 
 use super::NotInProject;
@@ -37,7 +38,10 @@ pub enum MethodError {
     },
     #[error("{file}: no method or constructor holds line {line}")]
     NoMethodAtLine { file: String, line: usize },
-    #[error("neither `method` nor `line` says which method of {file} the text replaces")]
+    #[error(
+        "neither `method` nor `line` says which method of {file} the text replaces (and the \
+         text is no whole file: no package or top-level type)"
+    )]
     NoHint { file: String },
 }
 
@@ -317,6 +321,20 @@ pub fn edit(r: &MethodRecord, resolve: super::Resolve) -> Result<FileEdit, Metho
         return Err(MethodError::EmptyText);
     }
     let (filename, text) = resolve(&r.file)?;
+    if r.method.is_none() && r.line.is_none() && whole_file(new) {
+        // The whole file written back (a repairer that returns the file): its line ending
+        // kept as the file has it.
+        let mut patched = new.to_string();
+        if text.ends_with('\n') {
+            patched.push('\n');
+        }
+        return Ok(FileEdit {
+            filename,
+            start: 0,
+            unpatched: text,
+            patched,
+        });
+    }
     let decls = declarations(&text).ok_or_else(|| MethodError::Unparsed {
         file: filename.clone(),
     })?;
@@ -337,6 +355,32 @@ pub fn edit(r: &MethodRecord, resolve: super::Resolve) -> Result<FileEdit, Metho
         unpatched,
         patched: new.to_string(),
     })
+}
+
+/// Whether `text` is a whole Java file rather than one method: it declares a top-level type
+/// (or a package) where a file does.
+fn whole_file(text: &str) -> bool {
+    let mut p = tree_sitter::Parser::new();
+    if p.set_language(&tree_sitter_java::LANGUAGE.into()).is_err() {
+        return false;
+    }
+    let Some(tree) = p.parse(text, None) else {
+        return false;
+    };
+    let root = tree.root_node();
+    let mut c = root.walk();
+    let found = root.named_children(&mut c).any(|n| {
+        matches!(
+            n.kind(),
+            "package_declaration"
+                | "class_declaration"
+                | "interface_declaration"
+                | "enum_declaration"
+                | "record_declaration"
+                | "annotation_type_declaration"
+        )
+    });
+    found
 }
 
 #[cfg(test)]

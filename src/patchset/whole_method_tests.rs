@@ -98,6 +98,20 @@ fn the_method_is_found_by_types_or_by_line_and_overloads_are_refused() {
 }
 
 #[test]
+fn a_whole_file_without_a_method_or_line_replaces_the_file() {
+    let file = A.replace("return x + 1;", "return x + 2;");
+    let fenced = format!("```java\n{file}```\n");
+    for text in [file.as_str(), fenced.as_str()] {
+        let e = edit(&record(None, None, text), &resolve).unwrap();
+        assert_eq!((e.start, e.unpatched.as_str()), (0, A));
+        assert_eq!(e.patched, file);
+    }
+    // A method named, the text is a method's even when it reads as a file.
+    let err = edit(&record(Some("f(int)"), None, &file), &resolve);
+    assert!(err.is_ok_and(|e| e.start > 0));
+}
+
+#[test]
 fn a_new_javadoc_replaces_the_old_one_and_a_fence_is_left_out() {
     let new = "/** Adds one. */\npublic int f(int x) {\n    return x + 2;\n}";
     let e = edit(&record(Some("f(int)"), None, new), &resolve).unwrap();

@@ -3,7 +3,8 @@
 
 - llm-methods/samples.jsonl: whole replacement methods, one JSON record per line, as
   function-level repair harnesses save a model's samples ({"bug_id", "sample", "model", "patch"?,
-  "file", "method"?, "line"?, "text"}); two records share a `patch` id (two files, one patch).
+  "file", "method"?, "line"?, "text"}); two records share a `patch` id (two files, one patch);
+  two records name neither method nor line and give the whole file.
 - search-replace/*.md, *.txt: SEARCH/REPLACE edit blocks as aider and agentic repairers write
   them in a chat reply (prose, the path, a ```java fence, the block), one patch per file.
 - method-diffs/diffs.jsonl: method-relative diffs as RepairBench / elle-elle-aime write them
@@ -71,6 +72,17 @@ methods = [
      "text": "public void add(int value) {\n    total += value;\n    count += 2;\n"
              "    if (value > max) {\n        max = value;\n    }\n}\n"},
 ]
+# Whole files, as repairers that return the file write them (neither method nor line): the fix
+# with sumRange rewritten in closed form (two methods changed), and a wrong fix in a fence.
+SUM = ("        int sum = 0;\n        for (int i = from; i <= to; i++) {\n            sum += i;\n"
+       "        }\n        return sum;\n")
+methods += [
+    {"bug_id": "calc-1", "sample": 5, "model": "gpt-4o", "file": M,
+     "text": MATH.replace(BUG, "        return -(lo + 1);\n").replace(
+         SUM, "        return from > to ? 0 : (from + to) * (to - from + 1) / 2;\n")},
+    {"bug_id": "calc-1", "sample": 6, "model": "gpt-4o", "file": M,
+     "text": "```java\n" + MATH.replace(BUG, "        return -lo - 1 - 1;\n") + "```"},
+]
 write("llm-methods/samples.jsonl", jsonl(methods))
 write("llm-methods/expected.json", json.dumps({
     "samples.jsonl:1": "s",
@@ -78,6 +90,8 @@ write("llm-methods/expected.json", json.dumps({
     "samples.jsonl:3": "s",
     "samples.jsonl:4": "C",
     "samples.jsonl (fix-and-add)": "F",
+    "samples.jsonl:7": "s",
+    "samples.jsonl:8": "F",
 }, indent=1) + "\n")
 
 # --- SEARCH/REPLACE blocks -----------------------------------------------------------------
