@@ -188,13 +188,32 @@ pub(super) fn member_of(root: tree_sitter::Node, range: &Range<usize>) -> Option
 }
 
 /// A change without the whitespace its two sides start or end with alike.
+///
+/// Then each side without the whitespace spanning a line end it still starts or ends with:
+/// whitespace around a change is no token's, and the reduced file keeps the original's there (a statement deleted
+/// with its line leaves the line's indentation and newline, not the patched file's, so the
+/// location ends where the statement does).
 pub(super) fn tight(src: &str, full: &str, c: Change) -> Change {
     let (o, f) = (&src[c.original.clone()], &full[c.patched.clone()]);
     let lead = common_prefix(o, f, true);
     let trail = common_prefix(&o[lead..], &f[lead..], false);
+    // Only whitespace that spans a line end: a space between tokens on a line stays with them.
+    let trim = |text: &str, r: Range<usize>| {
+        let t = &text[r.clone()];
+        let lead = t.len() - t.trim_start().len();
+        let trail = t.len() - t.trim_end().len();
+        let lead = if t[..lead].contains('\n') { lead } else { 0 };
+        let trail = if t[t.len() - trail..].contains('\n') {
+            trail
+        } else {
+            0
+        };
+        let start = r.start + lead;
+        start..start.max(r.end - trail)
+    };
     Change {
-        original: c.original.start + lead..c.original.end - trail,
-        patched: c.patched.start + lead..c.patched.end - trail,
+        original: trim(src, c.original.start + lead..c.original.end - trail),
+        patched: trim(full, c.patched.start + lead..c.patched.end - trail),
     }
 }
 
@@ -324,18 +343,7 @@ impl Hunks {
                     original: gap(o, src, a),
                     patched: gap(f, full, b),
                 };
-                // Whitespace around a change is no token's: each side loses its own.
-                let c = tight(src, full, c);
-                let trim = |text: &str, r: Range<usize>| {
-                    let t = &text[r.clone()];
-                    let start = r.start + (t.len() - t.trim_start().len());
-                    start..start.max(r.end - (t.len() - t.trim_end().len()))
-                };
-                let c = Change {
-                    original: trim(src, c.original),
-                    patched: trim(full, c.patched),
-                };
-                (*m, c)
+                (*m, tight(src, full, c))
             })
             .collect();
         let overlap = changes.iter().enumerate().any(|(i, (_, x))| {
