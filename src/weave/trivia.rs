@@ -148,9 +148,13 @@ pub fn reduce(src: &str, range: Range<usize>, patches: &[String]) -> Option<Redu
     // Lines holding no token (a statement inserted before a comment, where a block opens)
     // are no statement to weave at: the location takes the line of the next token with them,
     // unless that token closes the block.
+    let mut took_line = false;
     if !o.iter().any(|t| lo <= t.range.start && t.range.end <= hi) {
         match o.iter().find(|t| t.range.start >= hi) {
-            Some(t) if &src[t.range.clone()] != "}" => hi = line_end(t.range.end),
+            Some(t) if &src[t.range.clone()] != "}" => {
+                hi = line_end(t.range.end);
+                took_line = true;
+            }
             _ => {}
         }
     }
@@ -205,7 +209,8 @@ pub fn reduce(src: &str, range: Range<usize>, patches: &[String]) -> Option<Redu
             .push(if kept { r.branches } else { Vec::new() });
         out.left.push(r.left);
     }
-    (out.reduced > 0).then_some(out)
+    // Worth planning when a patch lost an edit, or the location took a statement's line.
+    (out.reduced > 0 || took_line).then_some(out)
 }
 
 /// One patch read: its whole patched file, its token changes by member with the methods it

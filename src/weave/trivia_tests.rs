@@ -283,5 +283,12 @@ mod insertions {
             r.patches
         );
         assert!(r.patches[0].ends_with("check(a);"), "{:?}", r.patches);
+        // The set's location only the comment line (its other lines left as the file has
+        // them): nothing to leave out, but the location takes the statement's line.
+        let range = at..at + "        // checks\n".len();
+        let patch = "          if (a == null) {\n              return 0;\n          }\n          // checks\n";
+        let r = reduce(src, range, &[patch.to_string()]).unwrap();
+        assert_eq!(&src[r.range.clone()], "// checks\n        check(a);");
+        assert_eq!(r.reduced, 0);
     }
 }
