@@ -140,6 +140,52 @@ fn declares_class(n: Node) -> bool {
     false
 }
 
+impl super::Plan {
+    /// Each patch's versions of other methods' bodies (`trivia::reduce`), woven in those
+    /// methods. They are found in `original`: a plan made on a file rewritten to be planned
+    /// (a declaration split, an initialiser hoisted) leaves such a patch unwoven, and so does a
+    /// plan whose method holds one of those methods. Call before `inline_stack_exposed`.
+    pub fn add_branches(&mut self, original: &str, branches: &[Vec<Branch>]) {
+        let method = self.site.method.clone();
+        for (i, theirs) in branches.iter().enumerate().take(self.branches.len()) {
+            if theirs.is_empty() || self.excluded[i].is_some() {
+                continue;
+            }
+            let inside = theirs
+                .iter()
+                .any(|b| b.method.start < method.end && method.start < b.method.end);
+            self.excluded[i] = if self.src != original || self.unhoist.is_some() {
+                Some(
+                    "the patch changes another method, and its location's file is rewritten \
+                     to be planned"
+                        .to_string(),
+                )
+            } else if inside {
+                Some("the patch changes a method inside or around its location's".to_string())
+            } else {
+                self.branches[i] = theirs.clone();
+                None
+            };
+        }
+    }
+
+    /// Bytes patch `i`'s versions of other methods add to a weave: each body, and its method's
+    /// context copy.
+    pub fn branch_bytes(&self, i: usize) -> usize {
+        self.branches[i]
+            .iter()
+            .map(|b| 2 * b.text.len() + b.method.len())
+            .sum()
+    }
+
+    /// How many woven patches change other methods' bodies too (`add_branches`).
+    pub fn with_branches(&self) -> usize {
+        (0..self.branches.len())
+            .filter(|&i| !self.branches[i].is_empty() && self.excluded[i].is_none())
+            .count()
+    }
+}
+
 /// The other methods one weave changes: per method, in the file's order, the included patches'
 /// branches in order of the patch.
 pub(super) struct Sites<'a> {
