@@ -353,6 +353,13 @@ impl Apart {
         w.members.retain(|&i| w.plan.excluded[i].is_none());
     }
 
+    /// Whether patch `i` has code elsewhere than at the location: a method it adds, or its
+    /// version of another method's body.
+    pub(super) fn elsewhere(&self, i: usize) -> bool {
+        self.helpers.get(i).is_some_and(|h| !h.is_empty())
+            || self.branches.get(i).is_some_and(|b| !b.is_empty())
+    }
+
     /// The narrowing's remaps, added methods, other methods' bodies and patches left whole
     /// given to `plan`; call before `prepare`.
     pub(super) fn apply(&self, plan: &mut weave::Plan) {

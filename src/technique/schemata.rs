@@ -257,14 +257,9 @@ fn own_location(
     });
     let mut holes = holes.flatten();
     if let Some((h, members)) = &mut holes {
-        // A value hole weaves an expression: a patch with a method of its own, or code in
-        // another method, stays out.
+        // A value hole weaves an expression: a patch with code elsewhere stays out.
         apart.apply(h);
-        let alone = |i: usize| {
-            apart.helpers.get(i).is_some_and(|h| !h.is_empty())
-                || apart.branches.get(i).is_some_and(|b| !b.is_empty())
-        };
-        members.retain(|&i| h.excluded[i].is_none() && !alone(i));
+        members.retain(|&i| h.excluded[i].is_none() && !apart.elsewhere(i));
     }
     // One compile for the set where the wider location does all the set's own does.
     let whole = wide

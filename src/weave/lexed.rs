@@ -128,18 +128,10 @@ pub(super) struct Change {
 pub(super) fn change(o: &[Token], src: &str, f: &[Token], full: &str) -> Option<Change> {
     let eq =
         |x: &Token, y: &Token| x.kind == y.kind && src[x.range.clone()] == full[y.range.clone()];
-    let prefix = o.iter().zip(f).take_while(|(x, y)| eq(x, y)).count();
+    let (prefix, suffix) = common_ends(o, f, eq);
     if prefix == o.len() && prefix == f.len() {
         return None;
     }
-    let room = o.len().min(f.len()) - prefix;
-    let suffix = o
-        .iter()
-        .rev()
-        .zip(f.iter().rev())
-        .take(room)
-        .take_while(|(x, y)| eq(x, y))
-        .count();
     let start = |t: &[Token]| {
         if prefix == 0 {
             0
@@ -185,6 +177,20 @@ pub(super) fn member_of(root: tree_sitter::Node, range: &Range<usize>) -> Option
         }
         n = n.parent()?;
     }
+}
+
+/// How many items `a` and `b` start with alike, and end with alike after those.
+fn common_ends<T, U>(a: &[T], b: &[U], eq: impl Fn(&T, &U) -> bool) -> (usize, usize) {
+    let prefix = a.iter().zip(b).take_while(|(x, y)| eq(x, y)).count();
+    let room = a.len().min(b.len()) - prefix;
+    let suffix = a
+        .iter()
+        .rev()
+        .zip(b.iter().rev())
+        .take(room)
+        .take_while(|(x, y)| eq(x, y))
+        .count();
+    (prefix, suffix)
 }
 
 /// A change without the whitespace its two sides start or end with alike.
@@ -249,15 +255,7 @@ impl Hunks {
             o.iter().map(|t| key(t, src)).collect(),
             f.iter().map(|t| key(t, full)).collect(),
         );
-        let prefix = ok.iter().zip(&fk).take_while(|(a, b)| a == b).count();
-        let room = ok.len().min(fk.len()) - prefix;
-        let suffix = ok
-            .iter()
-            .rev()
-            .zip(fk.iter().rev())
-            .take(room)
-            .take_while(|(a, b)| a == b)
-            .count();
+        let (prefix, suffix) = common_ends(&ok, &fk, |a, b| a == b);
         let (om, fm) = (
             &ok[prefix..ok.len() - suffix],
             &fk[prefix..fk.len() - suffix],

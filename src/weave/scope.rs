@@ -333,21 +333,7 @@ pub fn analyse(src: &str, root: Node, range: Range<usize>) -> Result<Site, Unsup
         .ok_or(Unsupported::NoParameters)?;
     collect_params(src, params, &mut locals);
 
-    let mut is_static = false;
-    let mut annotations = Vec::new();
-    let mut mc = method.walk();
-    for c in method.children(&mut mc) {
-        if c.kind() == "modifiers" {
-            let mut m = c.walk();
-            for k in c.children(&mut m) {
-                match k.kind() {
-                    "static" => is_static = true,
-                    "marker_annotation" | "annotation" => annotations.push(k.byte_range()),
-                    _ => {}
-                }
-            }
-        }
-    }
+    let (is_static, annotations) = modifiers(method);
     let mut throws = String::new();
     let mut tc = method.walk();
     for c in method.children(&mut tc) {
@@ -484,6 +470,27 @@ fn outermost_lambda(n: Node) -> Option<Node> {
         cur = p.parent();
     }
     found
+}
+
+/// Whether a method, constructor or initialiser is `static`, and the byte ranges of its
+/// annotations among its modifiers.
+pub(super) fn modifiers(method: Node) -> (bool, Vec<Range<usize>>) {
+    let mut is_static = false;
+    let mut annotations = Vec::new();
+    let mut mc = method.walk();
+    for c in method.children(&mut mc) {
+        if c.kind() == "modifiers" {
+            let mut m = c.walk();
+            for k in c.children(&mut m) {
+                match k.kind() {
+                    "static" => is_static = true,
+                    "marker_annotation" | "annotation" => annotations.push(k.byte_range()),
+                    _ => {}
+                }
+            }
+        }
+    }
+    (is_static, annotations)
 }
 
 #[cfg(test)]

@@ -96,20 +96,7 @@ pub(super) fn branch(
     if declares_class(new_body) {
         return Err(DECLARES_CLASS);
     }
-    let mut cursor = n.walk();
-    let annotations = n
-        .children(&mut cursor)
-        .filter(|k| k.kind() == "modifiers")
-        .flat_map(|m| {
-            let mut c = m.walk();
-            let list: Vec<Range<usize>> = m
-                .children(&mut c)
-                .filter(|k| matches!(k.kind(), "marker_annotation" | "annotation"))
-                .map(|k| k.byte_range())
-                .collect();
-            list
-        })
-        .collect();
+    let (_, annotations) = super::scope::modifiers(n);
     Ok(Branch {
         method: n.byte_range(),
         body: b,
