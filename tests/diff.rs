@@ -392,10 +392,7 @@ fn javadoc_edits_beside_a_methods_code_are_left_out_of_the_weave_with_plain_s_li
             ],
         })).collect::<Vec<_>>(),
     });
-    let dir = project.join("javadoc");
-    std::fs::create_dir_all(&dir).unwrap();
-    let input = dir.join("edits.json");
-    std::fs::write(&input, serde_json::to_string_pretty(&list).unwrap()).unwrap();
+    let (dir, input) = write_edit_list(&project, "javadoc", &list);
     let expected: BTreeMap<String, String> = patches
         .iter()
         .map(|(name, _, _, v)| (name.to_string(), v.to_string()))
@@ -518,10 +515,7 @@ fn private_helpers_added_beside_the_code_are_woven_with_plain_s_verdicts() {
         ],
     }));
     let list = serde_json::json!({"bug": "calc-helpers", "patches": listed});
-    let dir = project.join("helpers");
-    std::fs::create_dir_all(&dir).unwrap();
-    let input = dir.join("edits.json");
-    std::fs::write(&input, serde_json::to_string_pretty(&list).unwrap()).unwrap();
+    let (dir, input) = write_edit_list(&project, "helpers", &list);
     let mut expected: BTreeMap<String, String> = patches
         .iter()
         .map(|(name, _, v)| (name.to_string(), v.to_string()))

@@ -126,10 +126,7 @@ fn patches_changing_two_methods_are_woven_in_both_with_plain_s_verdicts_frames_a
         })
         .collect();
     let list = serde_json::json!({"bug": "calc-two-methods", "patches": listed});
-    let dir = project.join("two-methods");
-    std::fs::create_dir_all(&dir).unwrap();
-    let input = dir.join("edits.json");
-    std::fs::write(&input, serde_json::to_string_pretty(&list).unwrap()).unwrap();
+    let (dir, input) = write_edit_list(&project, "two-methods", &list);
     let expected: BTreeMap<String, String> = patches
         .iter()
         .map(|(name, _, v)| (name.to_string(), v.to_string()))

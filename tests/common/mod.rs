@@ -651,3 +651,13 @@ pub fn state_warm(work: &Path) -> Vec<(String, bool, bool)> {
         })
         .collect()
 }
+
+/// Writes the edit list `list` to `PROJECT/<dir>/edits.json`: the directory (where the run's
+/// patches are named) and the file to run.
+pub fn write_edit_list(project: &Path, dir: &str, list: &serde_json::Value) -> (PathBuf, PathBuf) {
+    let dir = project.join(dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let input = dir.join("edits.json");
+    std::fs::write(&input, serde_json::to_string_pretty(list).unwrap()).unwrap();
+    (dir, input)
+}
